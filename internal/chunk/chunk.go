@@ -1,0 +1,218 @@
+// Package chunk turns laid-out pages into the quotable chunks of a wiki
+// note, each with its provenance: page, section, bbox, SHA-256 of the text
+// and byte range.
+//
+// It is pure: no I/O. Chunk text is exactly the text internal/layout
+// produced for a block (see the text policy in that package and in
+// docs/wiki-format.md); this package never changes it.
+package chunk
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/crossmem/crossmem/internal/layout"
+)
+
+// Chunk types. They extend the block kinds of internal/layout.
+const (
+	TypeHeading   = "heading"
+	TypeParagraph = "paragraph"
+	TypeFigure    = "figure" // figure caption
+	TypeTable     = "table"  // table caption
+)
+
+// PageSeparator joins the texts of a page's chunks into the page text that
+// byte ranges index.
+const PageSeparator = "\n\n"
+
+// Chunk is one quotable unit of a paper.
+type Chunk struct {
+	// ID is "p{page}s{section}c{n}": page number, section label (the
+	// section number without dots, lower-case, e.g. "32" for 3.2, "a1" for
+	// A.1, "0" before the first numbered section or in an unnumbered one)
+	// and a 1-based counter, unique within the note.
+	ID   string
+	Type string
+	// Text is the verbatim text: lines joined by "\n", never empty.
+	Text string
+	// Page is the 1-based page number.
+	Page int
+	// Section is the text of the heading of the section the chunk is in
+	// (a heading's own text for heading chunks); "" before any heading.
+	Section string
+	// BBox is [x0, y0, x1, y1] in PDF points, origin at the bottom-left
+	// corner of the page's CropBox, y growing upward.
+	BBox [4]float64
+	// TextSHA256 is the lower-case hex SHA-256 of Text's UTF-8 bytes.
+	TextSHA256 string
+	// ByteRange is [start, end): the UTF-8 byte offsets of Text within
+	// the page text, which is the page's chunk texts in note order joined
+	// by PageSeparator.
+	ByteRange [2]int
+	// Paraphrase and Implication are advisory text written by a language
+	// model; empty when none was generated. They are never quoted.
+	Paraphrase  string
+	Implication string
+}
+
+// Hash returns the lower-case hex SHA-256 of text.
+func Hash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
+
+// Unquotable records a page that produced no quotable chunks and why.
+type Unquotable struct {
+	Page   int
+	Reason string
+}
+
+// Result is the chunking of a whole document.
+type Result struct {
+	Chunks     []Chunk
+	Unquotable []Unquotable
+	Pages      int
+}
+
+// Build chunks laid-out pages (in page order). Pages that Assess rejects
+// contribute no chunks and are listed in Result.Unquotable.
+func Build(pages []*layout.Page) Result {
+	res := Result{Pages: len(pages)}
+	var sec section
+	counters := map[string]int{}
+	for _, p := range pages {
+		if ok, reason := Assess(p); !ok {
+			res.Unquotable = append(res.Unquotable, Unquotable{Page: p.Number, Reason: reason})
+			continue
+		}
+		offset := 0
+		first := true
+		for _, b := range p.Blocks {
+			text := b.Text()
+			if text == "" {
+				continue
+			}
+			typ := string(b.Kind)
+			if b.Kind == layout.Heading {
+				sec = sec.enter(text)
+			}
+			prefix := fmt.Sprintf("p%ds%s", p.Number, sec.label)
+			counters[prefix]++
+			if !first {
+				offset += len(PageSeparator)
+			}
+			first = false
+			c := Chunk{
+				ID:         fmt.Sprintf("%sc%d", prefix, counters[prefix]),
+				Type:       typ,
+				Text:       text,
+				Page:       p.Number,
+				Section:    sec.title,
+				BBox:       [4]float64{round2(b.Box.X0), round2(b.Box.Y0), round2(b.Box.X1), round2(b.Box.Y1)},
+				TextSHA256: Hash(text),
+				ByteRange:  [2]int{offset, offset + len(text)},
+			}
+			offset += len(text)
+			res.Chunks = append(res.Chunks, c)
+		}
+	}
+	return res
+}
+
+func round2(f float64) float64 {
+	if f < 0 {
+		return -round2(-f)
+	}
+	return float64(int64(f*100+0.5)) / 100
+}
+
+// section tracks the current section while walking the document.
+type section struct {
+	title string
+	label string // "0" when unnumbered
+	major string // label of the enclosing numbered top-level section
+}
+
+var (
+	arabicNumber = regexp.MustCompile(`^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S`)
+	letterNumber = regexp.MustCompile(`^([A-Z])(?:\.(\d{1,3}(?:\.\d{1,3})*))?\.?\s+\S`)
+	romanNumber  = regexp.MustCompile(`^([IVXLC]{1,6})\.\s+\S`)
+	appendixName = regexp.MustCompile(`^(?i:appendix)\s+([A-Z])\b`)
+)
+
+// enter returns the section state after a heading with the given text.
+func (s section) enter(heading string) section {
+	title := strings.Join(strings.Fields(heading), " ")
+	next := section{title: title, label: "0", major: s.major}
+	switch {
+	case arabicNumber.MatchString(title):
+		num := arabicNumber.FindStringSubmatch(title)[1]
+		next.label = strings.ReplaceAll(num, ".", "")
+		next.major = strings.SplitN(num, ".", 2)[0]
+	case romanNumber.MatchString(title) && romanValue(romanNumber.FindStringSubmatch(title)[1]) > 0:
+		next.label = fmt.Sprint(romanValue(romanNumber.FindStringSubmatch(title)[1]))
+		next.major = next.label
+	case appendixName.MatchString(title):
+		next.label = strings.ToLower(appendixName.FindStringSubmatch(title)[1])
+		next.major = next.label
+	case letterNumber.MatchString(title) && (title[1] == '.' || s.inBackMatter()):
+		m := letterNumber.FindStringSubmatch(title)
+		letter := strings.ToLower(m[1])
+		if m[2] != "" {
+			next.label = letter + strings.ReplaceAll(m[2], ".", "")
+			next.major = letter
+		} else if isDigits(s.major) && strings.HasPrefix(title[1:], ".") {
+			// IEEE style: "A. Subsection" inside "III. Section".
+			next.label = s.major + letter
+		} else {
+			next.label = letter
+			next.major = letter
+		}
+	}
+	return next
+}
+
+// inBackMatter reports whether the current section is the references or
+// an appendix, after which "A Title" headings number appendices.
+func (s section) inBackMatter() bool {
+	t := strings.ToLower(strings.TrimLeft(s.title, "0123456789. "))
+	if strings.HasPrefix(t, "reference") || strings.HasPrefix(t, "bibliograph") || strings.HasPrefix(t, "appendi") {
+		return true
+	}
+	return s.major != "" && !isDigits(s.major) && len(s.major) == 1
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// romanValue converts a Roman numeral (I..CCCXC) to its value, 0 when
+// invalid.
+func romanValue(s string) int {
+	vals := map[byte]int{'I': 1, 'V': 5, 'X': 10, 'L': 50, 'C': 100}
+	total := 0
+	for i := 0; i < len(s); i++ {
+		v := vals[s[i]]
+		if i+1 < len(s) && vals[s[i+1]] > v {
+			total -= v
+		} else {
+			total += v
+		}
+	}
+	if total <= 0 || total > 60 {
+		return 0
+	}
+	return total
+}

@@ -1,0 +1,411 @@
+// Package citekey makes cite keys: the short, stable, file-name-safe names
+// (vaswani2017attention) that identify a captured work in the library, in
+// wiki notes and in the crossmem_cite MCP tool.
+//
+// It is pure: it takes a *metadata.Record, does no I/O and keeps no state.
+// It never decides whether a key is free; Unique asks the caller through a
+// callback, so the library stays the one owner of the set of taken keys.
+//
+// # Pattern DSL
+//
+// Make evaluates the seed's pattern DSL, which is inspired by Better BibTeX's
+// legacy bracket syntax. A pattern is literal text with tokens in brackets:
+//
+//	[field:modifier1:modifier2]literal_text[field2]
+//
+// Fields:
+//
+//	auth        first author's family name; the literal name for a single-name
+//	            or corporate author ("OpenAI"), or a lone given name
+//	authors     every author's family (or literal) name, separated by spaces,
+//	            which the final clean-up removes: "VaswaniShazeer"
+//	year        the issued year
+//	shorttitle  the first N significant title words, lower-cased (N from a
+//	            numeric modifier, 3 when none is given)
+//	title       the whole title
+//
+// Modifiers, applied left to right:
+//
+//	lower       lower-case
+//	upper       upper-case
+//	nopunct     remove every character that is not an ASCII letter or digit
+//	            (spaces too)
+//	condense    remove whitespace
+//	N           (a positive integer) keep the first N whitespace-delimited
+//	            words; for shorttitle that is the number of significant words
+//
+// shorttitle splits the title at whitespace, "/" and ":", transliterates each
+// word, deletes everything but letters and digits inside it ("Pre-training"
+// → "pretraining", "Don't" → "dont"), then drops skip-words and one-character
+// words other than digits, as Better BibTeX does. The skip-words are Better
+// BibTeX's default list plus "are", "was", "all" and "you", which the seed's
+// example needs ([shorttitle:3] of "Attention Is All You Need" is
+// "attentionneed"). Unlike Better BibTeX, shorttitle is always lower case and
+// ":1" is a crossmem word-count modifier, not Better BibTeX syntax.
+//
+// # Safety and fallbacks
+//
+// Every metadata value is normalised to NFC and transliterated to ASCII with
+// go-unidecode (Müller → Muller, Łukasz → Lukasz, ø → o, ß → ss, Достоевский
+// → Dostoevskii) before the modifiers run; afterwards only A–Z, a–z, 0–9,
+// "_" and "-" survive from it. Literal text in a pattern may only use those
+// characters and "." (":" is refused: it is not portable in file names); a
+// pattern with "/", "\" or ".." is an error, so no metadata and no pattern
+// can put a path separator into a key.
+//
+// Missing values have fixed fallbacks: no author → "anon"; no year → "nd"; no
+// title → nothing for shorttitle and title. After assembly, runs of "." are
+// collapsed, trailing dots removed, and a key that is empty or does not
+// start with an ASCII letter gets the prefix "key" ("[year]" →
+// "key2017"). Keys are cut to MaxMadeLen characters so that Unique's suffixes
+// still fit under MaxLen. A key from Make therefore always passes Valid.
+package citekey
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/mozillazg/go-unidecode"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/crossmem/crossmem/internal/metadata"
+)
+
+// MaxLen is the longest cite key Valid accepts.
+const MaxLen = 100
+
+// MaxMadeLen is the longest key Make returns, leaving room under MaxLen for
+// the suffixes Unique appends.
+const MaxMadeLen = 80
+
+// Fallback values used by Make when the record lacks a value.
+const (
+	FallbackAuthor = "anon" // auth and authors when there is no author name
+	FallbackYear   = "nd"   // year when the year is unknown ("no date")
+	FallbackPrefix = "key"  // prefixed when a key is empty or starts with a non-letter
+)
+
+// defaultShortTitleWords is the shorttitle word count when the token has no
+// numeric modifier (Better BibTeX's shorttitle default).
+const defaultShortTitleWords = 3
+
+// Default returns the seed's default pattern,
+// "[auth:lower][year][shorttitle:1:nopunct]".
+func Default() string { return "[auth:lower][year][shorttitle:1:nopunct]" }
+
+// Make evaluates pattern (see the package doc) over rec and returns the cite
+// key. The key is never empty, starts with an ASCII letter, is at most
+// MaxMadeLen characters and passes Valid. Make returns an error, and no
+// key, when rec is nil or the pattern is malformed: an unknown field or
+// modifier, unbalanced brackets, a zero word count, or literal text with
+// characters other than A–Z a–z 0–9 _ - . (in particular "/", "\" or "..").
+func Make(pattern string, rec *metadata.Record) (string, error) {
+	if rec == nil {
+		return "", errors.New("make cite key: nil record")
+	}
+	parts, err := parse(pattern)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p.tok == nil {
+			b.WriteString(p.lit)
+			continue
+		}
+		b.WriteString(safe(p.tok.eval(rec)))
+	}
+	return finish(b.String()), nil
+}
+
+// part is one piece of a parsed pattern: literal text or a token.
+type part struct {
+	lit string
+	tok *token
+}
+
+type token struct {
+	field string
+	mods  []string
+}
+
+var fields = map[string]bool{"auth": true, "authors": true, "year": true, "shorttitle": true, "title": true}
+
+var modifiers = map[string]bool{"lower": true, "upper": true, "nopunct": true, "condense": true}
+
+// parse splits pattern into literals and tokens and validates both.
+func parse(pattern string) ([]part, error) {
+	if strings.TrimSpace(pattern) == "" {
+		return nil, errors.New("cite key pattern is empty")
+	}
+	if strings.ContainsAny(pattern, `/\`) || strings.Contains(pattern, "..") {
+		return nil, fmt.Errorf("cite key pattern %q: must not contain \"/\", \"\\\" or \"..\"", pattern)
+	}
+	var parts []part
+	rest := pattern
+	for rest != "" {
+		open := strings.IndexByte(rest, '[')
+		closing := strings.IndexByte(rest, ']')
+		if closing >= 0 && (open < 0 || closing < open) {
+			return nil, fmt.Errorf("cite key pattern %q: \"]\" without \"[\"", pattern)
+		}
+		if open < 0 {
+			open = len(rest)
+		}
+		if lit := rest[:open]; lit != "" {
+			if err := checkLiteral(lit); err != nil {
+				return nil, fmt.Errorf("cite key pattern %q: %w", pattern, err)
+			}
+			parts = append(parts, part{lit: lit})
+		}
+		rest = rest[open:]
+		if rest == "" {
+			break
+		}
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			return nil, fmt.Errorf("cite key pattern %q: \"[\" without \"]\"", pattern)
+		}
+		body := rest[1:end]
+		if strings.ContainsRune(body, '[') {
+			return nil, fmt.Errorf("cite key pattern %q: nested \"[\"", pattern)
+		}
+		tok, err := parseToken(body)
+		if err != nil {
+			return nil, fmt.Errorf("cite key pattern %q: %w", pattern, err)
+		}
+		parts = append(parts, part{tok: tok})
+		rest = rest[end+1:]
+	}
+	return parts, nil
+}
+
+func parseToken(body string) (*token, error) {
+	items := strings.Split(body, ":")
+	field := strings.TrimSpace(items[0])
+	if !fields[field] {
+		return nil, fmt.Errorf("unknown field %q in [%s] (fields: auth, authors, year, shorttitle, title)", field, body)
+	}
+	t := &token{field: field}
+	for _, m := range items[1:] {
+		m = strings.TrimSpace(m)
+		if n, err := strconv.Atoi(m); err == nil {
+			if n < 1 {
+				return nil, fmt.Errorf("word count %d in [%s] must be at least 1", n, body)
+			}
+		} else if !modifiers[m] {
+			return nil, fmt.Errorf("unknown modifier %q in [%s] (modifiers: lower, upper, nopunct, condense, or a word count)", m, body)
+		}
+		t.mods = append(t.mods, m)
+	}
+	return t, nil
+}
+
+func checkLiteral(lit string) error {
+	for _, r := range lit {
+		if !isSafeRune(r) && r != '.' {
+			return fmt.Errorf("literal text %q may only contain A-Z a-z 0-9 _ - .", lit)
+		}
+	}
+	return nil
+}
+
+// eval returns the token's value with its modifiers applied; the caller
+// removes unsafe characters.
+func (t *token) eval(rec *metadata.Record) string {
+	var v string
+	mods := t.mods
+	switch t.field {
+	case "auth":
+		v = FallbackAuthor
+		if len(rec.Authors) > 0 {
+			if s := fold(surname(rec.Authors[0])); safe(s) != "" {
+				v = s
+			}
+		}
+	case "authors":
+		var names []string
+		for _, a := range rec.Authors {
+			if s := fold(surname(a)); safe(s) != "" {
+				names = append(names, s)
+			}
+		}
+		v = strings.Join(names, " ")
+		if v == "" {
+			v = FallbackAuthor
+		}
+	case "year":
+		v = FallbackYear
+		if rec.Issued.Year > 0 {
+			v = strconv.Itoa(rec.Issued.Year)
+		}
+	case "shorttitle":
+		v = strings.Join(titleWords(rec.Title), " ")
+		if !hasCount(mods) {
+			mods = append([]string{strconv.Itoa(defaultShortTitleWords)}, mods...)
+		}
+	case "title":
+		v = fold(stripTags(rec.Title))
+	}
+	for _, m := range mods {
+		v = apply(m, v)
+	}
+	return v
+}
+
+// surname is the name a key uses for an author: the family name, else the
+// literal name, else a lone given name.
+func surname(n metadata.Name) string {
+	if s := n.FamilyOrLiteral(); strings.TrimSpace(s) != "" {
+		return s
+	}
+	return n.Given
+}
+
+func hasCount(mods []string) bool {
+	for _, m := range mods {
+		if _, err := strconv.Atoi(m); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func apply(mod, v string) string {
+	switch mod {
+	case "lower":
+		return strings.ToLower(v)
+	case "upper":
+		return strings.ToUpper(v)
+	case "nopunct":
+		return strings.Map(func(r rune) rune {
+			if isASCIIAlnum(r) {
+				return r
+			}
+			return -1
+		}, v)
+	case "condense":
+		return strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return -1
+			}
+			return r
+		}, v)
+	}
+	n, _ := strconv.Atoi(mod) // parseToken accepted only numbers and known names
+	words := strings.Fields(v)
+	if len(words) > n {
+		words = words[:n]
+	}
+	return strings.Join(words, " ")
+}
+
+// titleWords returns the significant words of title, lower-cased ASCII.
+func titleWords(title string) []string {
+	title = strings.NewReplacer("/", " ", ":", " ", `"`, " ").Replace(stripTags(title))
+	var out []string
+	for _, w := range strings.Fields(title) {
+		w = strings.ToLower(strings.Map(func(r rune) rune {
+			if isASCIIAlnum(r) {
+				return r
+			}
+			return -1
+		}, fold(w)))
+		if w == "" || skipWords[w] {
+			continue
+		}
+		if len(w) == 1 && !(w[0] >= '0' && w[0] <= '9') {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// stripTags removes the inline markup metadata sources put in titles
+// (<i>, <b>, <sub>, <sup>, <sc>, <span ...>), keeping the text inside.
+func stripTags(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		if k := strings.LastIndexByte(s[i+1:i+j], '<'); k >= 0 {
+			// Restart at the last "<" before ">", keeping this linear.
+			b.WriteString(s[:i+1+k])
+			s = s[i+1+k:]
+			continue
+		}
+		if !isInlineTag(s[i+1 : i+j]) {
+			b.WriteString(s[:i+1])
+			s = s[i+1:]
+			continue
+		}
+		b.WriteString(s[:i])
+		s = s[i+j+1:]
+	}
+}
+
+func isInlineTag(t string) bool {
+	t = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(t)), "/")
+	if name, _, ok := strings.Cut(t, " "); ok {
+		return name == "span"
+	}
+	switch t {
+	case "i", "b", "em", "strong", "sub", "sup", "sc", "span", "u":
+		return true
+	}
+	return false
+}
+
+// fold normalises s to NFC and transliterates it to ASCII.
+func fold(s string) string {
+	return strings.TrimSpace(unidecode.Unidecode(norm.NFC.String(s)))
+}
+
+// safe keeps only A–Z a–z 0–9 _ -.
+func safe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if isSafeRune(r) {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+func isSafeRune(r rune) bool {
+	return isASCIIAlnum(r) || r == '_' || r == '-'
+}
+
+func isASCIIAlnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+func isASCIILetter(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// finish applies the documented fallbacks to an assembled key.
+func finish(k string) string {
+	for strings.Contains(k, "..") {
+		k = strings.ReplaceAll(k, "..", ".")
+	}
+	k = strings.TrimRight(k, ".")
+	if k == "" || !isASCIILetter(k[0]) {
+		k = FallbackPrefix + k
+	}
+	if len(k) > MaxMadeLen {
+		k = strings.TrimRight(k[:MaxMadeLen], ".")
+	}
+	return k
+}

@@ -1,0 +1,76 @@
+package citekey
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// maxSuffix bounds Unique's search: after key_<maxSuffix> it gives up.
+const maxSuffix = 100000
+
+// Unique returns the first candidate that taken reports free, trying key,
+// then key+"a" … key+"z", then key+"_27", key+"_28", … (the seed's collision
+// rule: vaswani2017attention → vaswani2017attentiona → … →
+// vaswani2017attention_27).
+//
+// Keys compare case-insensitively (Vaswani2017 and vaswani2017 collide, since
+// keys name files on case-insensitive file systems). Unique passes each
+// candidate to taken unchanged; taken must answer case-insensitively, for
+// example by keeping a set of strings.ToLower(key) and looking up
+// strings.ToLower(candidate). taken is called synchronously on the caller's
+// goroutine, at most once per candidate, in the order above.
+//
+// Unique returns an error when key fails Valid, when a candidate would be
+// longer than MaxLen, or when every candidate up to key_100000 is taken.
+func Unique(key string, taken func(string) bool) (string, error) {
+	if err := Valid(key); err != nil {
+		return "", err
+	}
+	if taken == nil {
+		return "", errors.New("unique cite key: nil taken func")
+	}
+	for n := 0; n <= maxSuffix; n++ {
+		c := key
+		switch {
+		case n == 0:
+		case n <= 26:
+			c = key + string(rune('a'+n-1))
+		default:
+			c = key + "_" + strconv.Itoa(n)
+		}
+		if len(c) > MaxLen {
+			return "", fmt.Errorf("unique cite key %q: candidate %q is longer than %d characters", key, c, MaxLen)
+		}
+		if !taken(c) {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("unique cite key %q: all candidates up to %s_%d are taken", key, key, maxSuffix)
+}
+
+// Valid reports whether key is acceptable as a user-supplied cite key
+// (--cite-key): 1 to MaxLen characters from A–Z a–z 0–9 _ - : . , not
+// starting with a dot and not containing "..". Such a key cannot hold a path
+// separator. The error names the offending character or rule and says what
+// is allowed.
+func Valid(key string) error {
+	const allowed = `use 1-100 characters from A-Z a-z 0-9 _ - : . , not starting with "." and without ".."`
+	switch {
+	case key == "":
+		return fmt.Errorf("invalid cite key: empty; %s", allowed)
+	case len(key) > MaxLen:
+		return fmt.Errorf("invalid cite key %q: %d characters; %s", key, len(key), allowed)
+	case key[0] == '.':
+		return fmt.Errorf("invalid cite key %q: starts with \".\"; %s", key, allowed)
+	case strings.Contains(key, ".."):
+		return fmt.Errorf("invalid cite key %q: contains \"..\"; %s", key, allowed)
+	}
+	for _, r := range key {
+		if !isSafeRune(r) && r != ':' && r != '.' {
+			return fmt.Errorf("invalid cite key %q: character %q not allowed; %s", key, r, allowed)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/crossmem/crossmem/internal/capture"
+	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/arxiv"
+	"github.com/crossmem/crossmem/internal/metadata/crossref"
+)
+
+type captureOptions struct {
+	doi     string
+	citeKey string
+	refresh bool
+}
+
+// captureJSON is capture's --json output.
+type captureJSON struct {
+	CiteKey  string          `json:"cite_key"`
+	Existing bool            `json:"existing"`
+	PDF      string          `json:"pdf"`
+	Sidecar  string          `json:"sidecar"`
+	Metadata metadata.Record `json:"metadata"`
+}
+
+func newCaptureCommand(a *app) *cobra.Command {
+	var o captureOptions
+	cmd := &cobra.Command{
+		Use:   "capture <input>",
+		Short: "Add a paper to the library (arXiv URL or id, DOI, local PDF, https PDF URL)",
+		Long: `Add a paper to the library: fetch its metadata, save the PDF to
+<home>/raw/<unix-ts>_<cite_key>.pdf and the metadata sidecar beside it.
+
+Inputs, matched in this order (first match wins):
+  a local PDF path          ~/Downloads/paper.pdf
+  an arXiv URL or id        https://arxiv.org/abs/1706.03762, 1706.03762v5, hep-th/9901001
+  a DOI URL or bare DOI     https://doi.org/10.1063/5.0012345, 10.1063/5.0012345
+  an https URL of a PDF     https://example.org/paper.pdf
+
+Capturing the same paper again (same arXiv id and version, DOI or PDF bytes)
+reports the existing cite key and writes nothing.
+
+Exit status: 0 captured or already present, 1 error, 2 unrecognised input.`,
+		Example: `  crossmem capture https://arxiv.org/abs/1706.03762
+  crossmem capture ~/Downloads/smith2023.pdf --doi 10.1063/5.0012345
+  crossmem capture ~/Downloads/paper.pdf --cite-key jones2024transport`,
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			return runCapture(cmd, a, argv[0], o)
+		},
+	}
+	cmd.Flags().StringVar(&o.doi, "doi", "", "DOI of the paper: fetch its Crossref metadata (for local PDFs and PDF URLs)")
+	cmd.Flags().StringVar(&o.citeKey, "cite-key", "", "use this cite key instead of generating one")
+	cmd.Flags().BoolVar(&o.refresh, "refresh", false, "ignore cached metadata responses")
+	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	return cmd
+}
+
+func runCapture(cmd *cobra.Command, a *app, input string, o captureOptions) error {
+	ctx := cmd.Context()
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	lib, err := a.library()
+	if err != nil {
+		return err
+	}
+	engine, err := a.pdfEngine(ctx)
+	if err != nil {
+		return err
+	}
+	hc, err := a.httpClient(o.refresh)
+	if err != nil {
+		return err
+	}
+	logf := func(format string, args ...any) {
+		if !a.json {
+			fmt.Fprintf(a.io.Out, "[capture] "+format+"\n", args...)
+		}
+	}
+	res, err := capture.Run(ctx, lib, input, capture.Options{
+		DOI:      o.doi,
+		CiteKey:  o.citeKey,
+		Pattern:  cfg.Pattern,
+		Engine:   engine,
+		Arxiv:    &arxiv.Client{BaseURL: cfg.ArxivAPI, PDFBase: cfg.ArxivPDF, HTTP: hc},
+		Crossref: &crossref.Client{BaseURL: cfg.CrossrefAPI, HTTP: hc, Mailto: cfg.ContactEmail},
+		HTTP:     hc,
+		Log:      logf,
+	})
+	if err != nil {
+		return err
+	}
+	p := res.Paper
+	if a.json {
+		return a.writeJSON(captureJSON{CiteKey: p.CiteKey, Existing: res.Existing, PDF: p.PDFPath, Sidecar: p.SidecarPath, Metadata: p.Metadata})
+	}
+	if res.Existing {
+		logf("already captured: %s", tildePath(p.PDFPath))
+	} else {
+		for _, w := range p.Metadata.Warnings {
+			logf("warning: %s", w)
+		}
+		logf("saved to %s", tildePath(p.PDFPath))
+	}
+	fmt.Fprintf(a.io.Out, "cite_key: %s\n", p.CiteKey)
+	return nil
+}

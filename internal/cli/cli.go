@@ -1,0 +1,264 @@
+// Package cli is crossmem's command line: the verbs, their flags, the
+// resolution of configuration, the rendering of results as text or JSON,
+// and the mapping of errors to exit codes. It is the only package that
+// writes to stdout.
+//
+// Exit codes: 0 success; 1 error, or drift found by verify; 2 usage error
+// (unknown flag, wrong number of arguments, unrecognised input); 130
+// interrupted.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/crossmem/crossmem/internal/config"
+	"github.com/crossmem/crossmem/internal/fetch"
+	"github.com/crossmem/crossmem/internal/identifier"
+	"github.com/crossmem/crossmem/internal/library"
+	"github.com/crossmem/crossmem/internal/pdf"
+)
+
+// Version is crossmem's version.
+const Version = "0.1.0"
+
+// Exit codes.
+const (
+	ExitOK          = 0
+	ExitError       = 1
+	ExitUsage       = 2
+	ExitInterrupted = 130
+)
+
+// IO is where a command reads and writes, and what it knows about them.
+type IO struct {
+	In        io.Reader
+	Out       io.Writer // results only
+	Err       io.Writer // progress, notices, errors
+	StdoutTTY bool
+	StderrTTY bool
+	Getenv    func(string) string
+}
+
+// System returns the process's standard streams.
+func System() IO {
+	return IO{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
+		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		Getenv:    os.Getenv,
+	}
+}
+
+// usageError marks errors that exit with ExitUsage.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+// exitError carries an exit code for a failure already reported (verify's
+// drift).
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// app holds the resolved configuration and the resources commands share.
+// Resources are created on first use and released by close.
+type app struct {
+	io     IO
+	quiet  bool
+	json   bool
+	cfg    *config.Config
+	lib    *library.Library
+	engine *pdf.Engine
+}
+
+func (a *app) config() (*config.Config, error) {
+	if a.cfg != nil {
+		return a.cfg, nil
+	}
+	cfg, warnings, err := config.Resolve(a.io.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(a.io.Err, "crossmem: warning: %s\n", w)
+	}
+	a.cfg = cfg
+	return cfg, nil
+}
+
+func (a *app) library() (*library.Library, error) {
+	if a.lib != nil {
+		return a.lib, nil
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	lib, err := library.Open(cfg.Home)
+	if err != nil {
+		return nil, err
+	}
+	a.lib = lib
+	return lib, nil
+}
+
+func (a *app) pdfEngine(ctx context.Context) (*pdf.Engine, error) {
+	if a.engine != nil {
+		return a.engine, nil
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	e, err := pdf.Open(ctx, pdf.Options{CacheDir: filepath.Join(cfg.CacheDir, "wazero")})
+	if err != nil {
+		return nil, err
+	}
+	a.engine = e
+	return e, nil
+}
+
+func (a *app) httpClient(refresh bool) (*fetch.Client, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	ua := "crossmem/" + Version + " (+https://github.com/crossmem/crossmem"
+	if cfg.ContactEmail != "" {
+		ua += "; mailto:" + cfg.ContactEmail
+	}
+	ua += ")"
+	return fetch.New(fetch.Options{
+		UserAgent: ua,
+		CacheDir:  filepath.Join(cfg.CacheDir, "http"),
+		Refresh:   refresh,
+	}), nil
+}
+
+func (a *app) close() {
+	if a.engine != nil {
+		a.engine.Close()
+	}
+}
+
+// showProgress reports whether progress output is wanted.
+func (a *app) showProgress() bool { return a.io.StderrTTY && !a.quiet && !a.json }
+
+// Main runs crossmem with args (without the program name) and returns the
+// exit code.
+func Main(ctx context.Context, args []string, stdio IO) int {
+	if stdio.Getenv == nil {
+		stdio.Getenv = os.Getenv
+	}
+	a := &app{io: stdio}
+	defer a.close()
+	root := newRoot(a)
+	root.SetArgs(args)
+	root.SetIn(stdio.In)
+	root.SetOut(stdio.Out)
+	root.SetErr(stdio.Err)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	code := ExitError
+	var ue usageError
+	switch {
+	case errors.As(err, &ue), errors.Is(err, identifier.ErrUnrecognized):
+		code = ExitUsage
+	case errors.Is(err, context.Canceled):
+		code = ExitInterrupted
+	}
+	a.printError(err)
+	if code == ExitUsage {
+		fmt.Fprintln(stdio.Err, "crossmem: hint: run 'crossmem --help' or 'crossmem <command> --help' for usage")
+	}
+	return code
+}
+
+func (a *app) printError(err error) {
+	msg := err.Error()
+	lines := strings.Split(msg, "\n")
+	fmt.Fprintf(a.io.Err, "crossmem: error: %s\n", lines[0])
+	for _, l := range lines[1:] {
+		fmt.Fprintln(a.io.Err, l)
+	}
+	if a.json {
+		b, _ := json.Marshal(map[string]any{"error": msg})
+		fmt.Fprintln(a.io.Err, string(b))
+	}
+}
+
+func newRoot(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "crossmem",
+		Short: "Local-first citation and knowledge pipeline: capture, compile, verify, cite, recall",
+		Long: `crossmem captures papers (arXiv, DOI, local PDF, PDF URL) with their metadata,
+compiles each PDF into a markdown wiki note of verbatim, hash-checked chunks with
+provenance (page, section, bbox, SHA-256), and serves citations and search to AI
+agents over MCP.
+
+Environment: CROSSMEM_HOME (library, default ~/crossmem), CROSSMEM_CONFIG
+(config file, default ~/.crossmem/config.toml), CROSSMEM_LOG, OLLAMA_HOST,
+CROSSMEM_OLLAMA_MODEL.
+
+Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+	}
+	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "no progress output on stderr")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(
+		newCaptureCommand(a),
+		newCompileCommand(a),
+		newVerifyCommand(a),
+		newSearchCommand(a),
+		newCiteCommand(a),
+		newMCPCommand(a),
+	)
+	return root
+}
+
+// args wraps a cobra argument validator so that its errors are usage
+// errors.
+func args(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, a []string) error {
+		if err := v(cmd, a); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}
+
+// writeJSON prints v as indented JSON on stdout.
+func (a *app) writeJSON(v any) error {
+	enc := json.NewEncoder(a.io.Out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// tildePath abbreviates the user's home folder to ~ for display.
+func tildePath(p string) string {
+	home, err := os.UserHomeDir()
+	if err == nil && home != "" && strings.HasPrefix(p, home+string(filepath.Separator)) {
+		return "~" + p[len(home):]
+	}
+	return p
+}

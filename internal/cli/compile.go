@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/crossmem/crossmem/internal/compile"
+	"github.com/crossmem/crossmem/internal/llm"
+)
+
+type compileOptions struct {
+	noLLM bool
+}
+
+// compileJSON is compile's --json output.
+type compileJSON struct {
+	CiteKey         string           `json:"cite_key"`
+	Note            string           `json:"note"`
+	Chunks          int              `json:"chunks"`
+	Pages           int              `json:"pages"`
+	UnquotablePages []unquotableJSON `json:"unquotable_pages"`
+	LLM             llmJSON          `json:"llm"`
+}
+
+type unquotableJSON struct {
+	Page   int    `json:"page"`
+	Reason string `json:"reason"`
+}
+
+type llmJSON struct {
+	Used      bool   `json:"used"`
+	Annotated int    `json:"annotated"`
+	Reused    int    `json:"reused"`
+	Failed    int    `json:"failed"`
+	Notice    string `json:"notice,omitempty"`
+}
+
+func newCompileCommand(a *app) *cobra.Command {
+	var o compileOptions
+	cmd := &cobra.Command{
+		Use:   "compile <cite_key>",
+		Short: "Parse a captured PDF into a wiki note of verbatim chunks with provenance",
+		Long: `Parse the captured PDF of <cite_key> with pdfium and write the wiki note
+<home>/wiki/<unix-ts>_<cite_key>.md: frontmatter, citations, and paragraph-level
+chunks whose text is the PDF text layer verbatim, each with page, section, bbox,
+SHA-256 and byte range. Pages without a usable text layer are listed in the note
+and produce no quotes.
+
+If an Ollama server answers (OLLAMA_HOST, model CROSSMEM_OLLAMA_MODEL), each chunk
+also gets an advisory paraphrase and implication; otherwise the note is written
+without them. Re-compiling replaces the note and reuses the annotations of chunks
+whose text did not change.
+
+Exit status: 0 written, 1 error.`,
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			return runCompile(cmd, a, argv[0], o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.noLLM, "no-llm", false, "do not ask Ollama for paraphrase/implication")
+	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	return cmd
+}
+
+func runCompile(cmd *cobra.Command, a *app, key string, o compileOptions) error {
+	ctx := cmd.Context()
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	lib, err := a.library()
+	if err != nil {
+		return err
+	}
+	paper, err := lib.Find(key)
+	if err != nil {
+		return fmt.Errorf("%w\ncrossmem: hint: capture the paper first (crossmem capture <input>), then compile the cite key it prints", err)
+	}
+	say := func(format string, args ...any) {
+		if !a.json {
+			fmt.Fprintf(a.io.Out, "[compile] "+format+"\n", args...)
+		}
+	}
+	say("loading raw PDF for %s", paper.CiteKey)
+	engine, err := a.pdfEngine(ctx)
+	if err != nil {
+		return err
+	}
+	opts := compile.Options{Engine: engine}
+	info := llmJSON{}
+	if !o.noLLM {
+		client := llm.New(cfg.OllamaHost, cfg.OllamaModel)
+		if err := client.Check(ctx); err != nil {
+			info.Notice = fmt.Sprintf("%v; writing the note without paraphrase/implication (use --no-llm to skip this check)", err)
+			fmt.Fprintf(a.io.Err, "crossmem: notice: %s\n", info.Notice)
+		} else {
+			opts.Annotator = client
+			info.Used = true
+		}
+	}
+	var bar *progressbar.ProgressBar
+	if a.showProgress() {
+		opts.Progress = func(stage string, i, n int) {
+			if bar == nil || bar.GetMax() != n {
+				if bar != nil {
+					bar.Finish()
+				}
+				desc := "[compile] page"
+				if stage == "llm" {
+					desc = "[compile] paraphrase"
+				}
+				bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(a.io.Err), progressbar.OptionSetDescription(desc),
+					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			}
+			bar.Set(i)
+		}
+	}
+	res, err := compile.Run(ctx, lib, paper.CiteKey, opts)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		if errors.Is(err, compile.ErrPDFChanged) {
+			return fmt.Errorf("%w\ncrossmem: hint: restore the original PDF, or capture the new file as a new paper", err)
+		}
+		return err
+	}
+	for _, u := range res.Unquotable {
+		fmt.Fprintf(a.io.Err, "crossmem: notice: page %d of %s: %s; it produces no quotes\n", u.Page, paper.CiteKey, u.Reason)
+	}
+	info.Annotated, info.Reused, info.Failed = res.Annotated, res.Reused, res.Failed
+	if res.Failed > 0 {
+		fmt.Fprintf(a.io.Err, "crossmem: notice: the model could not annotate %d chunks (first error: %v)\n", res.Failed, res.LLMError)
+	}
+	if a.json {
+		out := compileJSON{CiteKey: paper.CiteKey, Note: res.Path, Chunks: len(res.Note.Chunks), Pages: res.Note.Front.Pages, UnquotablePages: []unquotableJSON{}, LLM: info}
+		for _, u := range res.Unquotable {
+			out.UnquotablePages = append(out.UnquotablePages, unquotableJSON{u.Page, u.Reason})
+		}
+		return a.writeJSON(out)
+	}
+	say("%d chunks extracted from %d pages", len(res.Note.Chunks), res.Note.Front.Pages)
+	if info.Used || res.Reused > 0 {
+		say("paraphrase/implication: %d new, %d reused, %d failed", res.Annotated, res.Reused, res.Failed)
+	}
+	say("wiki saved to %s", tildePath(res.Path))
+	return nil
+}

@@ -1,0 +1,257 @@
+// Package compile turns a captured paper into its wiki note: it reads the
+// raw PDF with internal/pdf, lays pages out (internal/layout), builds
+// chunks (internal/chunk), renders citations (internal/citation), asks the
+// optional language model for advisory paraphrases (internal/llm) and
+// writes the note (internal/note) into the library atomically.
+//
+// It is the only place that sequences those stages. It reports progress
+// through a callback and never prints.
+package compile
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/citation"
+	"github.com/crossmem/crossmem/internal/layout"
+	"github.com/crossmem/crossmem/internal/library"
+	"github.com/crossmem/crossmem/internal/llm"
+	"github.com/crossmem/crossmem/internal/note"
+	"github.com/crossmem/crossmem/internal/pdf"
+)
+
+// ErrPDFChanged is returned when the raw PDF no longer has the SHA-256
+// recorded at capture.
+var ErrPDFChanged = errors.New("raw PDF changed since capture")
+
+// Annotator writes the advisory paraphrase and implication of a chunk.
+// *llm.Client implements it.
+type Annotator interface {
+	Annotate(ctx context.Context, text string, in llm.Context) (llm.Annotation, error)
+}
+
+// Options configures a compile.
+type Options struct {
+	// Engine is the pdfium instance to use (required).
+	Engine *pdf.Engine
+	// Annotator, when set, fills paraphrase and implication of paragraph,
+	// figure and table chunks. Nil compiles without them.
+	Annotator Annotator
+	// Progress, when set, is called after each page is read (page i of n)
+	// and, with stage "llm", after each chunk is annotated. It runs on the
+	// caller's goroutine.
+	Progress func(stage string, i, n int)
+}
+
+// Result describes a written note.
+type Result struct {
+	Note       *note.Note
+	Path       string // absolute path of the note
+	Unquotable []chunk.Unquotable
+	// Annotated counts chunks with a paraphrase/implication: Reused were
+	// kept from the previous note because their text_sha256 did not change;
+	// Failed are chunks the model could not annotate.
+	Annotated, Reused, Failed int
+	// LLMError is the first annotation error, if any.
+	LLMError error
+}
+
+// Run compiles the paper with cite key key in lib.
+func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*Result, error) {
+	if opts.Engine == nil {
+		return nil, errors.New("compile: no PDF engine")
+	}
+	paper, err := lib.Find(key)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(paper.PDFPath)
+	if err != nil {
+		return nil, fmt.Errorf("read raw PDF of %s: %w", key, err)
+	}
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); paper.PDFSHA256 != "" && got != paper.PDFSHA256 {
+		return nil, fmt.Errorf("%w: %s has SHA-256 %s, the sidecar records %s", ErrPDFChanged, paper.PDFPath, got, paper.PDFSHA256)
+	}
+	built, err := Extract(ctx, opts.Engine, data, opts.Progress)
+	if err != nil {
+		return nil, fmt.Errorf("extract %s: %w", paper.PDFPath, err)
+	}
+
+	rec := paper.Metadata
+	n := &note.Note{
+		Front: note.Frontmatter{
+			CiteKey:         paper.CiteKey,
+			Title:           rec.Title,
+			Authors:         rec.AuthorDisplay(),
+			Year:            rec.Year(),
+			ArxivID:         rec.ArxivID,
+			ArxivVersion:    rec.ArxivVersion,
+			DOI:             rec.DOI,
+			DOIPreprint:     rec.DOIPreprint,
+			DOIPublished:    rec.DOIPublished,
+			ContainerTitle:  rec.ContainerTitle,
+			CapturedAt:      paper.CapturedAt,
+			Raw:             filepath.ToSlash(filepath.Join("raw", filepath.Base(paper.PDFPath))),
+			PDFSHA256:       paper.PDFSHA256,
+			Parser:          note.Parser,
+			Chunks:          len(built.Chunks),
+			Pages:           built.Pages,
+			UnquotablePages: []note.Unquotable{},
+			Meta:            note.Meta{Sources: rec.Sources, Reconciled: rec.Reconciled, Warnings: rec.Warnings},
+			WikiFormat:      note.FormatVersion,
+		},
+		Chunks: built.Chunks,
+	}
+	if n.Front.Title == "" {
+		n.Front.Title = paper.CiteKey
+	}
+	for _, u := range built.Unquotable {
+		n.Front.UnquotablePages = append(n.Front.UnquotablePages, note.Unquotable{Page: u.Page, Reason: u.Reason})
+	}
+	for _, st := range citation.Styles() {
+		text, err := citation.Format(&rec, paper.CiteKey, st)
+		if err != nil {
+			// A record too thin to cite (e.g. a local PDF captured with only
+			// --cite-key) gets no citation section; cite reports that.
+			continue
+		}
+		n.Citations = append(n.Citations, note.Citation{Style: StyleHeading(st), Text: text})
+	}
+
+	res := &Result{Note: n, Path: paper.NotePath, Unquotable: built.Unquotable}
+	reuseAnnotations(paper.NotePath, n.Chunks, res)
+	if opts.Annotator != nil {
+		annotate(ctx, opts, n, res)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	out, err := note.Format(n)
+	if err != nil {
+		return nil, fmt.Errorf("format note: %w", err)
+	}
+	unlock, err := lib.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := library.WriteFileAtomic(paper.NotePath, out, 0o644); err != nil {
+		return nil, fmt.Errorf("write note: %w", err)
+	}
+	return res, nil
+}
+
+// StyleHeading returns the "### " heading a style has in a note.
+func StyleHeading(s citation.Style) string {
+	switch s {
+	case citation.APA:
+		return "APA"
+	case citation.MLA:
+		return "MLA"
+	case citation.Chicago:
+		return "Chicago"
+	case citation.IEEE:
+		return "IEEE"
+	case citation.BibTeX:
+		return "BibTeX"
+	}
+	return strings.ToUpper(string(s))
+}
+
+// Extract reads every page of a PDF and chunks it. progress, if set, is
+// called with ("page", i, n) after page i of n.
+func Extract(ctx context.Context, e *pdf.Engine, data []byte, progress func(stage string, i, n int)) (chunk.Result, error) {
+	doc, err := e.OpenBytes(data)
+	if err != nil {
+		return chunk.Result{}, err
+	}
+	defer doc.Close()
+	pages := make([]*pdf.Page, 0, doc.NumPages())
+	for i := 1; i <= doc.NumPages(); i++ {
+		if err := ctx.Err(); err != nil {
+			return chunk.Result{}, err
+		}
+		p, err := doc.Page(i)
+		if err != nil {
+			return chunk.Result{}, err
+		}
+		pages = append(pages, p)
+		if progress != nil {
+			progress("page", i, doc.NumPages())
+		}
+	}
+	st := layout.DocumentStats(pages)
+	laid := make([]*layout.Page, len(pages))
+	for i, p := range pages {
+		laid[i] = layout.Analyze(p, st)
+	}
+	return chunk.Build(laid), nil
+}
+
+// reuseAnnotations copies paraphrase and implication from the existing
+// note for chunks whose text is unchanged, so re-compiling does not ask the
+// model again.
+func reuseAnnotations(path string, chunks []chunk.Chunk, res *Result) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	old, err := note.Parse(data)
+	if err != nil {
+		return
+	}
+	prev := map[string]chunk.Chunk{}
+	for _, c := range old.Chunks {
+		if c.Paraphrase != "" || c.Implication != "" {
+			prev[c.TextSHA256] = c
+		}
+	}
+	for i := range chunks {
+		if p, ok := prev[chunks[i].TextSHA256]; ok {
+			chunks[i].Paraphrase, chunks[i].Implication = p.Paraphrase, p.Implication
+			res.Reused++
+		}
+	}
+}
+
+func annotate(ctx context.Context, opts Options, n *note.Note, res *Result) {
+	var todo []int
+	for i, c := range n.Chunks {
+		if c.Type != chunk.TypeHeading && c.Paraphrase == "" && c.Implication == "" {
+			todo = append(todo, i)
+		}
+	}
+	for k, i := range todo {
+		if ctx.Err() != nil {
+			return
+		}
+		c := &n.Chunks[i]
+		a, err := opts.Annotator.Annotate(ctx, c.Text, llm.Context{Title: n.Front.Title, Section: c.Section})
+		if err != nil {
+			res.Failed++
+			if res.LLMError == nil {
+				res.LLMError = err
+			}
+			if res.Failed >= 3 && res.Annotated == 0 {
+				// The model is not answering usefully; stop asking.
+				res.Failed += len(todo) - k - 1
+				return
+			}
+		} else {
+			c.Paraphrase, c.Implication = a.Paraphrase, a.Implication
+			res.Annotated++
+		}
+		if opts.Progress != nil {
+			opts.Progress("llm", k+1, len(todo))
+		}
+	}
+}

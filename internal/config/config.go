@@ -1,0 +1,176 @@
+// Package config resolves crossmem's settings once, with the precedence
+// flags > environment > config file > defaults, into a plain Config value
+// that the commands pass down. No other package reads the environment.
+//
+// The config file is TOML, at ~/.crossmem/config.toml unless
+// CROSSMEM_CONFIG names another path; it is created with the defaults on
+// first run.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// DefaultPattern is the seed's default cite key pattern.
+const DefaultPattern = "[auth:lower][year][shorttitle:1:nopunct]"
+
+// Environment variables read by Resolve.
+const (
+	EnvHome         = "CROSSMEM_HOME"          // library folder (default ~/crossmem)
+	EnvConfig       = "CROSSMEM_CONFIG"        // config file (default ~/.crossmem/config.toml)
+	EnvLog          = "CROSSMEM_LOG"           // log level for stderr: debug, info, warn (default), error
+	EnvOllamaHost   = "OLLAMA_HOST"            // Ollama server (default http://127.0.0.1:11434)
+	EnvOllamaModel  = "CROSSMEM_OLLAMA_MODEL"  // Ollama model (default llama3.2:3b)
+	EnvArxivAPI     = "CROSSMEM_ARXIV_API"     // arXiv API query URL
+	EnvArxivPDF     = "CROSSMEM_ARXIV_PDF"     // base URL of arXiv PDFs
+	EnvCrossrefAPI  = "CROSSMEM_CROSSREF_API"  // Crossref REST base URL
+	EnvCacheDir     = "CROSSMEM_CACHE"         // cache folder (default: the user cache dir + /crossmem)
+	EnvContactEmail = "CROSSMEM_CONTACT_EMAIL" // contact address for the User-Agent
+)
+
+// File is the TOML config file's content.
+type File struct {
+	CiteKey struct {
+		Pattern string `toml:"pattern"`
+	} `toml:"cite_key"`
+	Network struct {
+		ContactEmail string `toml:"contact_email"`
+	} `toml:"network"`
+	LLM struct {
+		Model string `toml:"model"`
+	} `toml:"llm"`
+}
+
+const defaultFile = `# crossmem configuration (created with the defaults on first run).
+
+[cite_key]
+# Pattern for new cite keys; see the cite key pattern DSL in the README.
+# Keys already assigned never change when this changes.
+pattern = "[auth:lower][year][shorttitle:1:nopunct]"
+
+[network]
+# Contact address sent to metadata APIs in the User-Agent (mailto:), as
+# Crossref and OpenAlex ask polite clients to do. CROSSMEM_CONTACT_EMAIL
+# overrides it.
+contact_email = ""
+
+[llm]
+# Ollama model writing the advisory paraphrase/implication of each chunk.
+# CROSSMEM_OLLAMA_MODEL overrides it; OLLAMA_HOST selects the server.
+model = "llama3.2:3b"
+`
+
+// Config is the resolved configuration.
+type Config struct {
+	Home         string // library folder
+	ConfigPath   string // config file that was read (or created)
+	Pattern      string // cite key pattern
+	ContactEmail string
+	OllamaHost   string
+	OllamaModel  string
+	ArxivAPI     string // "" means the client's default
+	ArxivPDF     string
+	CrossrefAPI  string
+	CacheDir     string
+	LogLevel     string
+}
+
+// Resolve builds the Config from the environment (getenv) and the config
+// file, creating the file with defaults when it does not exist. Warnings
+// (unknown keys in the file) are returned separately; an unreadable or
+// malformed file is an error naming the file and line.
+func Resolve(getenv func(string) string) (*Config, []string, error) {
+	home, err := os.UserHomeDir()
+	if err != nil && (getenv(EnvHome) == "" || getenv(EnvConfig) == "") {
+		return nil, nil, fmt.Errorf("cannot find your home folder (%v): set %s and %s", err, EnvHome, EnvConfig)
+	}
+	c := &Config{
+		Home:       getenv(EnvHome),
+		ConfigPath: getenv(EnvConfig),
+		LogLevel:   strings.ToLower(getenv(EnvLog)),
+	}
+	if c.Home == "" {
+		c.Home = filepath.Join(home, "crossmem")
+	}
+	if c.ConfigPath == "" {
+		c.ConfigPath = filepath.Join(home, ".crossmem", "config.toml")
+	}
+	c.Home = expandTilde(c.Home, home)
+	c.ConfigPath = expandTilde(c.ConfigPath, home)
+
+	f, warnings, err := load(c.ConfigPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.Pattern = f.CiteKey.Pattern
+	if c.Pattern == "" {
+		c.Pattern = DefaultPattern
+	}
+	c.ContactEmail = first(getenv(EnvContactEmail), f.Network.ContactEmail)
+	c.OllamaHost = getenv(EnvOllamaHost)
+	c.OllamaModel = first(getenv(EnvOllamaModel), f.LLM.Model)
+	c.ArxivAPI = getenv(EnvArxivAPI)
+	c.ArxivPDF = getenv(EnvArxivPDF)
+	c.CrossrefAPI = getenv(EnvCrossrefAPI)
+	c.CacheDir = getenv(EnvCacheDir)
+	if c.CacheDir == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			c.CacheDir = filepath.Join(d, "crossmem")
+		} else {
+			c.CacheDir = filepath.Join(c.Home, ".cache")
+		}
+	}
+	return c, warnings, nil
+}
+
+func first(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func expandTilde(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
+
+// load reads the config file at path, creating it with defaults when
+// missing.
+func load(path string) (*File, []string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, nil, fmt.Errorf("create config folder: %w", err)
+		}
+		if err := os.WriteFile(path, []byte(defaultFile), 0o644); err != nil {
+			return nil, nil, fmt.Errorf("create config file %s: %w", path, err)
+		}
+		data = []byte(defaultFile)
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("read config file: %w", err)
+	}
+	var f File
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("config file %s: %w (fix the file or delete it to get the defaults back)", path, err)
+	}
+	var warnings []string
+	for _, k := range md.Undecoded() {
+		warnings = append(warnings, fmt.Sprintf("config file %s: unknown key %q ignored", path, k.String()))
+	}
+	return &f, warnings, nil
+}

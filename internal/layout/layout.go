@@ -1,0 +1,469 @@
+// Package layout turns the characters of a PDF page into text blocks in
+// reading order: lines, then regions (runs of lines in one column), then
+// paragraphs and headings, ordered column by column.
+//
+// It is pure: it takes a *pdf.Page and returns values, with no I/O. The
+// content-stream order pdfium reports is used as a hint for which lines
+// belong together, but the order of regions on the page is decided
+// geometrically (see order.go), so multi-column pages come out column by
+// column even when a PDF producer wrote them in another order.
+//
+// Text policy (also documented in docs/wiki-format.md): a block's text is
+// its lines joined by "\n"; a line is its characters in content-stream
+// order, where every run of whitespace (spaces in the PDF and spaces pdfium
+// inferred) becomes one U+0020 and leading/trailing whitespace is dropped;
+// characters without a Unicode value are dropped; a line-end hyphen that
+// pdfium marks with U+0002/U+FFFE is written as "-" and ends the line.
+// Nothing else is changed: ligatures, quotes, dashes and symbols stay as the
+// text layer has them.
+package layout
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/crossmem/crossmem/internal/pdf"
+)
+
+// Kind classifies a block.
+type Kind string
+
+// Block kinds.
+const (
+	Paragraph Kind = "paragraph"
+	Heading   Kind = "heading"
+	Figure    Kind = "figure" // a figure caption ("Figure 3: ...")
+	Table     Kind = "table"  // a table caption ("Table 2: ...")
+)
+
+// Block is a paragraph, heading or caption: one or more lines in reading
+// order.
+type Block struct {
+	Kind  Kind
+	Lines []*Line
+	// Box covers all lines, PDF points, origin bottom-left of the CropBox.
+	Box pdf.Rect
+}
+
+// Text returns the block's lines joined by "\n".
+func (b *Block) Text() string {
+	parts := make([]string, len(b.Lines))
+	for i, l := range b.Lines {
+		parts[i] = l.Text
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Size returns the median font size of the block's lines.
+func (b *Block) Size() float64 {
+	s := make([]float64, len(b.Lines))
+	for i, l := range b.Lines {
+		s[i] = l.Size
+	}
+	return median(s)
+}
+
+// Page is the layout of one page.
+type Page struct {
+	Number int
+	Blocks []*Block // in reading order
+	// Chars counts the characters with a Unicode value on the page.
+	Chars int
+}
+
+// Stats holds document-wide measures that make per-page decisions
+// consistent: the body font size and whether body text is bold.
+type Stats struct {
+	BodySize float64
+	BodyBold bool
+}
+
+// DocumentStats measures the body font size over all pages: the size that
+// carries the most characters.
+func DocumentStats(pages []*pdf.Page) Stats {
+	hist := map[int]int{}
+	boldHist := map[bool]int{}
+	for _, p := range pages {
+		for _, c := range p.Chars {
+			if c.Size <= 0 || !unicode.IsLetter(c.Rune) {
+				continue
+			}
+			hist[int(math.Round(c.Size*2))]++
+			if c.Font >= 0 && c.Font < len(p.Fonts) {
+				boldHist[p.Fonts[c.Font].Bold()]++
+			}
+		}
+	}
+	best, bestN := 0, 0
+	for k, n := range hist {
+		if n > bestN || (n == bestN && k < best) {
+			best, bestN = k, n
+		}
+	}
+	st := Stats{BodySize: float64(best) / 2, BodyBold: boldHist[true] > boldHist[false]}
+	if st.BodySize == 0 {
+		st.BodySize = 10
+	}
+	return st
+}
+
+// Analyze lays out one page.
+func Analyze(p *pdf.Page, st Stats) *Page {
+	out := &Page{Number: p.Number}
+	for _, c := range p.Chars {
+		if c.Rune != 0 && !c.Generated && !isSpace(c.Rune) {
+			out.Chars++
+		}
+	}
+	lines := buildLines(p, p.Fonts)
+	var horiz, vert []*Line
+	for _, l := range lines {
+		if l.Vertical {
+			vert = append(vert, l)
+		} else {
+			horiz = append(horiz, l)
+		}
+	}
+	regions := buildRegions(horiz)
+	regions = mergeRegions(regions)
+	ordered := orderRegions(regions)
+	for _, r := range ordered {
+		out.Blocks = append(out.Blocks, splitParagraphs(r, st)...)
+	}
+	// Vertical text (margin stamps) goes last, one block per line.
+	for _, l := range vert {
+		out.Blocks = append(out.Blocks, &Block{Kind: Paragraph, Lines: []*Line{l}, Box: l.Box})
+	}
+	for _, b := range out.Blocks {
+		classify(b, st)
+	}
+	return out
+}
+
+// region is a run of lines of one column with regular spacing.
+type region struct {
+	lines []*Line
+	box   pdf.Rect
+	seq   int
+}
+
+func (r *region) add(l *Line) {
+	r.lines = append(r.lines, l)
+	r.box = r.box.Union(l.Box)
+}
+
+func (r *region) size() float64 {
+	s := make([]float64, len(r.lines))
+	for i, l := range r.lines {
+		s[i] = l.Size
+	}
+	return median(s)
+}
+
+// continues reports whether line l (next in stream order) belongs to the
+// region whose last line is p.
+func continues(r *region, l *Line) bool {
+	p := r.lines[len(r.lines)-1]
+	s := math.Max(p.Size, l.Size)
+	if s <= 0 {
+		return false
+	}
+	// Font size must be similar: headings and captions in another size
+	// start their own region.
+	if math.Abs(p.Size-l.Size) > 0.12*s {
+		return false
+	}
+	pitch := p.Base - l.Base
+	if pitch < 0.5*s || pitch > 1.75*s {
+		return false
+	}
+	// Horizontal overlap with the region.
+	ov := math.Min(r.box.X1, l.Box.X1) - math.Max(r.box.X0, l.Box.X0)
+	if ov < 0.5*math.Min(l.Box.Width(), r.box.Width()) {
+		return false
+	}
+	// A line much wider than the region (crossing a gutter) does not
+	// belong to it, nor does a region line to a much wider one.
+	if l.Box.X0 < r.box.X0-2*s || l.Box.X1 > r.box.X1+2*s && len(r.lines) > 1 {
+		return false
+	}
+	return true
+}
+
+func buildRegions(lines []*Line) []*region {
+	var out []*region
+	for _, l := range lines {
+		if n := len(out); n > 0 && continues(out[n-1], l) {
+			out[n-1].add(l)
+			continue
+		}
+		r := &region{seq: len(out)}
+		r.add(l)
+		out = append(out, r)
+	}
+	return out
+}
+
+// mergeRegions joins regions that continue one another geometrically
+// although the content stream separated them: B starts one line pitch
+// below A's last line, in the same column, at the same font size.
+func mergeRegions(rs []*region) []*region {
+	for changed := true; changed; {
+		changed = false
+	outer:
+		for i, a := range rs {
+			for j, b := range rs {
+				if i == j {
+					continue
+				}
+				if canJoin(a, b, rs) {
+					for _, l := range b.lines {
+						a.add(l)
+					}
+					a.seq = min(a.seq, b.seq)
+					rs = append(rs[:j], rs[j+1:]...)
+					changed = true
+					break outer
+				}
+			}
+		}
+	}
+	return rs
+}
+
+func canJoin(a, b *region, all []*region) bool {
+	last := a.lines[len(a.lines)-1]
+	first := b.lines[0]
+	s := math.Max(a.size(), b.size())
+	if math.Abs(a.size()-b.size()) > 0.12*s {
+		return false
+	}
+	pitch := last.Base - first.Base
+	if pitch < 0.5*s || pitch > 1.75*s {
+		return false
+	}
+	if math.Abs(a.box.X0-b.box.X0) > 1.5*s && math.Abs(a.box.X1-b.box.X1) > 1.5*s {
+		return false
+	}
+	ov := math.Min(a.box.X1, b.box.X1) - math.Max(a.box.X0, b.box.X0)
+	if ov < 0.6*math.Min(a.box.Width(), b.box.Width()) {
+		return false
+	}
+	// Nothing else may sit in between.
+	gap := pdf.Rect{X0: math.Max(a.box.X0, b.box.X0), Y0: b.box.Y1, X1: math.Min(a.box.X1, b.box.X1), Y1: a.box.Y0}
+	for _, o := range all {
+		if o == a || o == b {
+			continue
+		}
+		if o.box.X0 < gap.X1 && o.box.X1 > gap.X0 && o.box.Y0 < gap.Y1 && o.box.Y1 > gap.Y0 {
+			return false
+		}
+	}
+	return true
+}
+
+// splitParagraphs cuts a region into paragraphs at extra vertical space,
+// first-line indents, hanging indents and short last lines of justified
+// text.
+func splitParagraphs(r *region, st Stats) []*Block {
+	lines := r.lines
+	if len(lines) == 1 {
+		return []*Block{{Kind: Paragraph, Lines: lines, Box: lines[0].Box}}
+	}
+	s := r.size()
+	var pitches []float64
+	for i := 1; i < len(lines); i++ {
+		pitches = append(pitches, lines[i-1].Base-lines[i].Base)
+	}
+	normal := median(pitches)
+	// The left edge most lines start at, and whether lines end flush right.
+	var lefts []float64
+	flush := 0
+	for _, l := range lines {
+		lefts = append(lefts, l.Box.X0)
+		if l.Box.X1 > r.box.X1-1.0*s {
+			flush++
+		}
+	}
+	left := modeEdge(lefts, 0.3*s)
+	justified := flush*10 >= len(lines)*6
+	centered := isCentered(lines, r.box, s)
+	var out []*Block
+	cur := &Block{Kind: Paragraph}
+	for i, l := range lines {
+		if i > 0 {
+			p := lines[i-1]
+			brk := false
+			pitch := p.Base - l.Base
+			if pitch > normal+0.35*s {
+				brk = true
+			}
+			ind := l.Box.X0 - left
+			pind := p.Box.X0 - left
+			if !centered && ind > 0.6*s && ind < 4*s && pind < 0.3*s {
+				brk = true // first-line indent
+			}
+			if !centered && ind < -0.6*s {
+				brk = true // hanging indent: outdented first line
+			}
+			if justified && p.Box.X1 < r.box.X1-2*s && !p.Hyphenated && endsSentence(p.Text) {
+				brk = true // short last line
+			}
+			if p.Bold != l.Bold && lineIsHeadingLike(p, st) {
+				brk = true
+			}
+			if brk {
+				out = append(out, cur)
+				cur = &Block{Kind: Paragraph}
+			}
+		}
+		cur.Lines = append(cur.Lines, l)
+		cur.Box = cur.Box.Union(l.Box)
+	}
+	out = append(out, cur)
+	return out
+}
+
+// isCentered reports whether the lines are centred in box rather than
+// aligned left: their centres agree while their left edges do not.
+func isCentered(lines []*Line, box pdf.Rect, s float64) bool {
+	mid := (box.X0 + box.X1) / 2
+	centred, ragged := 0, 0
+	for _, l := range lines {
+		if math.Abs((l.Box.X0+l.Box.X1)/2-mid) < 0.5*s {
+			centred++
+		}
+		if l.Box.X0 > box.X0+s {
+			ragged++
+		}
+	}
+	return ragged > 0 && centred*10 >= len(lines)*8
+}
+
+// modeEdge returns the most common value of xs within tolerance tol.
+func modeEdge(xs []float64, tol float64) float64 {
+	best, bestN := xs[0], 0
+	for _, x := range xs {
+		n := 0
+		for _, y := range xs {
+			if math.Abs(x-y) <= tol {
+				n++
+			}
+		}
+		if n > bestN || (n == bestN && x < best) {
+			best, bestN = x, n
+		}
+	}
+	return best
+}
+
+func endsSentence(s string) bool {
+	s = strings.TrimRight(s, " \"'”’)]")
+	if s == "" {
+		return false
+	}
+	switch s[len(s)-1] {
+	case '.', ':', '!', '?':
+		return true
+	}
+	return false
+}
+
+var (
+	numberedHeading = regexp.MustCompile(`^(\d+(\.\d+)*\.?|[IVX]+\.|[A-Z]\.(\d+(\.\d+)*)?|Appendix [A-Z])\s+\S`)
+	captionStart    = regexp.MustCompile(`^(Figure|Fig\.|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*[0-9IVX]+[A-Za-z]?\s*[:.|]`)
+	namedHeadings   = map[string]bool{
+		"abstract": true, "introduction": true, "references": true, "acknowledgments": true,
+		"acknowledgements": true, "acknowledgment": true, "acknowledgement": true, "conclusion": true,
+		"conclusions": true, "related work": true, "appendix": true, "bibliography": true,
+		"discussion": true, "methods": true, "results": true, "background": true, "keywords": true,
+		"limitations": true, "ethics statement": true, "contents": true, "summary": true,
+	}
+)
+
+func lineIsHeadingLike(l *Line, st Stats) bool {
+	words := len(strings.Fields(l.Text))
+	return words <= 12 && (l.Bold && !st.BodyBold || l.Size > st.BodySize*1.15)
+}
+
+// classify sets b.Kind: heading for short lines set apart by size, weight
+// or section numbering; figure/table for captions.
+func classify(b *Block, st Stats) {
+	text := b.Text()
+	if captionStart.MatchString(text) {
+		if strings.HasPrefix(strings.ToLower(text), "t") {
+			b.Kind = Table
+		} else {
+			b.Kind = Figure
+		}
+		return
+	}
+	if len(b.Lines) > 3 {
+		return
+	}
+	flat := strings.Join(strings.Fields(text), " ")
+	words := len(strings.Fields(flat))
+	if words == 0 || words > 16 || len(flat) > 140 {
+		return
+	}
+	letters := 0
+	for _, r := range flat {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters < 3 {
+		return
+	}
+	size := b.Size()
+	bigger := size > st.BodySize*1.12
+	bold := true
+	for _, l := range b.Lines {
+		if !l.Bold {
+			bold = false
+		}
+	}
+	bold = bold && !st.BodyBold
+	numbered := numberedHeading.MatchString(flat)
+	bare := strings.ToLower(strings.TrimRight(strings.TrimLeft(flat, "0123456789.IVX "), ".:"))
+	named := namedHeadings[bare]
+	upper := isUpper(flat)
+	endsPeriod := strings.HasSuffix(flat, ".") && !numbered
+	if endsPeriod || b.Lines[0].Vertical {
+		return
+	}
+	switch {
+	case bold, size >= st.BodySize*1.4:
+		b.Kind = Heading
+	case numbered && (bigger || upper) && words <= 12:
+		b.Kind = Heading
+	case named && (upper || bigger || len(b.Lines) == 1 && words <= 3):
+		b.Kind = Heading
+	}
+}
+
+func isUpper(s string) bool {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			if !unicode.IsUpper(r) {
+				return false
+			}
+			n++
+		}
+	}
+	return n >= 3
+}
+
+// sortLinesTopDown orders lines by baseline, top first, then left to right.
+func sortLinesTopDown(ls []*Line) {
+	sort.SliceStable(ls, func(i, j int) bool {
+		if math.Abs(ls[i].Base-ls[j].Base) > 0.3*math.Max(ls[i].Size, ls[j].Size) {
+			return ls[i].Base > ls[j].Base
+		}
+		return ls[i].Box.X0 < ls[j].Box.X0
+	})
+}

@@ -1,0 +1,389 @@
+package layout
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/crossmem/crossmem/internal/pdf"
+)
+
+// Line is one visual line of text: characters that share a baseline and
+// follow each other left to right (or, for Vertical lines, bottom to top).
+type Line struct {
+	// Text is the line's characters in content-stream order under the
+	// whitespace policy (see Text): never empty.
+	Text string
+	Box  pdf.Rect
+	// Size is the median effective font size of the line's words, points.
+	Size float64
+	// Bold is true when most letters are set in a bold font.
+	Bold bool
+	// Vertical is true for text running up or down the page (e.g. the arXiv
+	// identifier stamped in the left margin).
+	Vertical bool
+	// Base is the baseline estimate: the median bottom of the line's
+	// letters, in points.
+	Base float64
+	// Hyphenated is true when the line ends with a hyphen pdfium identified
+	// as a line-end hyphen.
+	Hyphenated bool
+
+	chars []char
+	seq   int // position in content-stream order
+}
+
+// buildLines groups a page's characters into lines. It follows pdfium's own
+// line breaks (generated "\r\n"), then splits lines at column-sized gaps and
+// at vertical jumps, and finally merges fragments pdfium broke off the same
+// visual line (superscripts, font changes).
+func buildLines(p *pdf.Page, fonts []pdf.Font) []*Line {
+	var raw [][]char
+	var cur []char
+	flush := func() {
+		if len(cur) > 0 {
+			raw = append(raw, cur)
+			cur = nil
+		}
+	}
+	dropped := false
+	for _, c := range attachAccents(p.Chars) {
+		if dropped && !isSpace(c.Rune) {
+			c.afterDrop = true
+			dropped = false
+		}
+		if c.Generated && (c.Rune == '\r' || c.Rune == '\n') {
+			flush()
+			continue
+		}
+		if c.Rune == 0 || (c.Rune < 0x20 && c.Rune != '\t' && !c.Hyphen) || c.Rune == 0x7f {
+			// No Unicode value: nothing to quote. Keep its box out of the line.
+			continue
+		}
+		if len(cur) > 0 && !isSpace(c.Rune) {
+			if prev, ok := lastInk(cur); ok && jump(prev, c) {
+				if _, _, accent := accentOf(c.Rune); accent {
+					// A diacritic that attachAccents could not place on a
+					// letter and that lies outside the line: drop it rather
+					// than break the line around it.
+					dropped = true
+					continue
+				}
+				flush()
+			}
+		}
+		cur = append(cur, c)
+		if c.Hyphen {
+			// pdfium drops the line break after a line-end hyphen.
+			flush()
+		}
+	}
+	flush()
+
+	var lines []*Line
+	for _, rc := range raw {
+		for _, part := range splitGaps(rc) {
+			if l := newLine(part, fonts); l != nil {
+				lines = append(lines, l)
+			}
+		}
+	}
+	lines = mergeFragments(lines, fonts)
+	for i, l := range lines {
+		l.seq = i
+	}
+	return lines
+}
+
+func isSpace(r rune) bool { return unicode.IsSpace(r) || r == 0xA0 }
+
+func lastInk(cs []char) (char, bool) {
+	for i := len(cs) - 1; i >= 0; i-- {
+		if !isSpace(cs[i].Rune) {
+			return cs[i], true
+		}
+	}
+	return char{}, false
+}
+
+func charSize(c char) float64 {
+	if c.Size > 0 {
+		return c.Size
+	}
+	return math.Max(c.Box.Height(), 4)
+}
+
+// jump reports whether c cannot continue the line whose last inked
+// character is prev: it sits on another line (no vertical overlap) or it
+// goes back left by more than a character.
+func jump(prev, c char) bool {
+	if c.Box.Width() == 0 && c.Box.Height() == 0 {
+		return false
+	}
+	s := math.Max(charSize(prev), charSize(c))
+	// Vertical text: characters stacked along y with overlapping x ranges.
+	xov := math.Min(prev.Box.X1, c.Box.X1) - math.Max(prev.Box.X0, c.Box.X0)
+	minW := math.Min(prev.Box.Width(), c.Box.Width())
+	if minW > 0 && xov > 0.6*minW {
+		up := c.Box.Y0 - prev.Box.Y1
+		down := prev.Box.Y0 - c.Box.Y1
+		if (up > -0.3*s && up < 0.8*s) || (down > -0.3*s && down < 0.8*s) {
+			return false
+		}
+	}
+	ov := math.Min(prev.Box.Y1, c.Box.Y1) - math.Max(prev.Box.Y0, c.Box.Y0)
+	if ov < -0.1*s {
+		// no vertical overlap: allow small baseline shifts (super/subscripts)
+		// only when the character continues to the right without a big gap.
+		if c.Box.X0 < prev.Box.X0 || c.Box.X0-prev.Box.X1 > s {
+			return true
+		}
+		dy := math.Abs((prev.Box.Y0+prev.Box.Y1)/2 - (c.Box.Y0+c.Box.Y1)/2)
+		if dy > 0.9*s {
+			return true
+		}
+	}
+	if c.Box.X1 < prev.Box.X0-0.5*s {
+		return true
+	}
+	return false
+}
+
+// splitGaps splits a pdfium line at gaps much wider than its word gaps:
+// column gutters and table cell boundaries.
+func splitGaps(cs []char) [][]char {
+	type gap struct {
+		at int
+		w  float64
+	}
+	var gaps []gap
+	var wordGaps []float64
+	prev := -1
+	for i, c := range cs {
+		if isSpace(c.Rune) || (c.Box.Width() == 0 && c.Box.Height() == 0) {
+			continue
+		}
+		if prev >= 0 {
+			g := c.Box.X0 - cs[prev].Box.X1
+			spaced := false
+			for j := prev + 1; j < i; j++ {
+				if isSpace(cs[j].Rune) {
+					spaced = true
+				}
+			}
+			if spaced {
+				gaps = append(gaps, gap{i, g})
+				wordGaps = append(wordGaps, g)
+			} else if g > 0 {
+				gaps = append(gaps, gap{i, g})
+			}
+		}
+		prev = i
+	}
+	if len(gaps) == 0 {
+		return [][]char{cs}
+	}
+	size := medianSize(cs)
+	typical := 0.3 * size
+	if len(wordGaps) >= 3 {
+		typical = math.Max(median(wordGaps), 0.15*size)
+	}
+	threshold := math.Max(3*typical, 1.2*size)
+	var out [][]char
+	start := 0
+	for _, g := range gaps {
+		if g.w > threshold {
+			// Split before the whitespace that precedes g.at.
+			cut := g.at
+			for cut > start && isSpace(cs[cut-1].Rune) {
+				cut--
+			}
+			if cut > start {
+				out = append(out, cs[start:cut])
+			}
+			start = cut
+		}
+	}
+	out = append(out, cs[start:])
+	return out
+}
+
+func medianSize(cs []char) float64 {
+	var s []float64
+	for _, c := range cs {
+		if !isSpace(c.Rune) && c.Size > 0 {
+			s = append(s, c.Size)
+		}
+	}
+	if len(s) == 0 {
+		for _, c := range cs {
+			if !isSpace(c.Rune) {
+				s = append(s, c.Box.Height()*1.4)
+			}
+		}
+	}
+	if len(s) == 0 {
+		return 10
+	}
+	return median(s)
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+// newLine builds a Line from characters, or returns nil when they hold no
+// text.
+func newLine(cs []char, fonts []pdf.Font) *Line {
+	// Trim whitespace at both ends.
+	for len(cs) > 0 && isSpace(cs[0].Rune) {
+		cs = cs[1:]
+	}
+	for len(cs) > 0 && isSpace(cs[len(cs)-1].Rune) {
+		cs = cs[:len(cs)-1]
+	}
+	if len(cs) == 0 {
+		return nil
+	}
+	l := &Line{chars: cs}
+	l.compute(fonts)
+	return l
+}
+
+// compute derives Text, Box, Size, Bold, Base, Vertical and Hyphenated from
+// l.chars.
+func (l *Line) compute(fonts []pdf.Font) {
+	var b strings.Builder
+	space := false
+	var box pdf.Rect
+	var bottoms []float64
+	bold, letters := 0, 0
+	marker := footnoteMarker(l.chars)
+	var prevInk *char
+	onlyGenerated := true
+	for i := range l.chars {
+		c := &l.chars[i]
+		if isSpace(c.Rune) {
+			if !space {
+				onlyGenerated = true
+			}
+			space = true
+			onlyGenerated = onlyGenerated && c.Generated
+			continue
+		}
+		if space && b.Len() > 0 && onlyGenerated && c.afterDrop && prevInk != nil && touching(*prevInk, *c) {
+			// pdfium inferred a space where the glyphs touch (typically
+			// around a misplaced diacritic): not a word boundary.
+			space = false
+		}
+		if space && b.Len() > 0 || i == marker {
+			b.WriteByte(' ')
+		}
+		space = false
+		prevInk = c
+		b.WriteString(c.text())
+		if c.Box.Width() > 0 || c.Box.Height() > 0 {
+			box = box.Union(c.Box)
+		}
+		if unicode.IsLetter(c.Rune) || unicode.IsDigit(c.Rune) {
+			letters++
+			if c.Font >= 0 && c.Font < len(fonts) && fonts[c.Font].Bold() {
+				bold++
+			}
+			bottoms = append(bottoms, c.Box.Y0)
+		}
+	}
+	l.Text = b.String()
+	l.Box = box
+	l.Size = medianSize(l.chars)
+	l.Bold = letters > 0 && bold*2 > letters
+	if len(bottoms) > 0 {
+		l.Base = median(bottoms)
+	} else {
+		l.Base = box.Y0
+	}
+	last := l.chars[len(l.chars)-1]
+	l.Hyphenated = last.Hyphen
+	inked := 0
+	for _, c := range l.chars {
+		if !isSpace(c.Rune) {
+			inked++
+		}
+	}
+	l.Vertical = inked >= 3 && box.Height() > 2.5*box.Width() && box.Height() > 2*l.Size
+	if l.Vertical {
+		l.Base = box.X1
+	}
+}
+
+// touching reports whether b follows a on the same line with no visible
+// gap between the glyphs.
+func touching(a, b char) bool {
+	s := math.Max(charSize(a), charSize(b))
+	gap := b.Box.X0 - a.Box.X1
+	ov := math.Min(a.Box.Y1, b.Box.Y1) - math.Max(a.Box.Y0, b.Box.Y0)
+	return gap > -0.05*s && gap < 0.06*s && ov > 0
+}
+
+// footnoteMarker returns the index of the first letter after a footnote
+// marker that opens the line (raised digits or *, †, ‡ set smaller than the
+// text that follows, with no space between), or -1. The whitespace policy
+// puts one space there so that "⁸The" reads "8 The".
+func footnoteMarker(cs []char) int {
+	n := 0
+	for n < len(cs) && strings.ContainsRune("0123456789*†‡§¶", cs[n].Rune) {
+		n++
+	}
+	if n == 0 || n > 3 || n >= len(cs) || !unicode.IsLetter(cs[n].Rune) {
+		return -1
+	}
+	m, t := cs[0], cs[n]
+	raised := m.Box.Y0 > t.Box.Y0+0.25*t.Box.Height()
+	smaller := m.Size > 0 && t.Size > 0 && m.Size < 0.85*t.Size
+	if raised && smaller {
+		return n
+	}
+	return -1
+}
+
+// mergeFragments joins consecutive lines that pdfium broke apart although
+// they share a visual line: the second starts where the first ends, on an
+// overlapping band of height (superscripts, subscripts, inline math).
+func mergeFragments(lines []*Line, fonts []pdf.Font) []*Line {
+	var out []*Line
+	for _, l := range lines {
+		if n := len(out); n > 0 && !l.Vertical && !out[n-1].Vertical && !out[n-1].Hyphenated {
+			p := out[n-1]
+			s := math.Max(p.Size, l.Size)
+			ov := math.Min(p.Box.Y1, l.Box.Y1) - math.Max(p.Box.Y0, l.Box.Y0)
+			minH := math.Min(p.Box.Height(), l.Box.Height())
+			gap := l.Box.X0 - p.Box.X1
+			sameBand := ov > 0.5*minH || math.Abs(p.Base-l.Base) < 0.25*s
+			if sameBand && gap > -0.2*s && gap < 1.0*s {
+				var sep []char
+				if gap > 0.12*s {
+					sep = append(sep, char{Char: pdf.Char{Rune: ' ', Generated: true, Font: -1}})
+				}
+				merged := append(append(append([]char{}, p.chars...), sep...), l.chars...)
+				q := &Line{chars: merged}
+				q.compute(fonts)
+				// Keep the dominant line's size and baseline.
+				if p.Box.Width() >= l.Box.Width() {
+					q.Size, q.Base = p.Size, p.Base
+				} else {
+					q.Size, q.Base = l.Size, l.Base
+				}
+				out[n-1] = q
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}

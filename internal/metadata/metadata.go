@@ -1,0 +1,189 @@
+// Package metadata defines the bibliographic record crossmem keeps for a
+// captured work, with the provenance of every field.
+//
+// A Record is shaped like a CSL-JSON item (title, author names split into
+// family/given, issued date, container title, volume/issue/page, DOI, CSL
+// type) plus the arXiv identity (versionless id, version, primary category).
+// Each field remembers which metadata sources supplied it (FieldSources) so
+// that disagreements between sources can be surfaced as Warnings instead of
+// being silently resolved.
+//
+// This package holds only values; the HTTP clients that fill a Record live in
+// its sub-packages (arxiv, crossref) and in internal/pdf for the PDF's own
+// document information.
+package metadata
+
+import (
+	"sort"
+	"strings"
+)
+
+// Source names used in Record.Sources and Record.FieldSources.
+const (
+	SourceArxiv    = "arxiv"    // arXiv API (Atom)
+	SourceCrossref = "crossref" // Crossref REST /works/{doi}
+	SourcePDF      = "pdf"      // the PDF's document information dictionary or XMP packet
+	SourceUser     = "user"     // a value given on the command line (--doi, --cite-key)
+)
+
+// Field names used as keys of Record.FieldSources.
+const (
+	FieldTitle          = "title"
+	FieldAuthors        = "authors"
+	FieldIssued         = "issued"
+	FieldContainerTitle = "container_title"
+	FieldVolume         = "volume"
+	FieldIssue          = "issue"
+	FieldPage           = "page"
+	FieldPublisher      = "publisher"
+	FieldDOI            = "doi"
+	FieldArxivID        = "arxiv_id"
+	FieldAbstract       = "abstract"
+	FieldType           = "type"
+	FieldURL            = "url"
+	FieldJournalRef     = "journal_ref"
+)
+
+// Name is one author as CSL-JSON names it. A person has Family and usually
+// Given; a single-name or corporate author ("OpenAI", "Plato") has only
+// Literal.
+type Name struct {
+	Family  string `json:"family,omitempty"`
+	Given   string `json:"given,omitempty"`
+	Literal string `json:"literal,omitempty"`
+}
+
+// Display returns the name as people write it: "Given Family", or Literal.
+func (n Name) Display() string {
+	if n.Literal != "" {
+		return n.Literal
+	}
+	return strings.TrimSpace(n.Given + " " + n.Family)
+}
+
+// FamilyOrLiteral returns the family name, or the literal name for
+// single-name and corporate authors.
+func (n Name) FamilyOrLiteral() string {
+	if n.Family != "" {
+		return n.Family
+	}
+	return n.Literal
+}
+
+// Date is a calendar date with optional month and day (0 = unknown), as in a
+// CSL-JSON "date-parts" triple.
+type Date struct {
+	Year  int `json:"year,omitempty"`
+	Month int `json:"month,omitempty"`
+	Day   int `json:"day,omitempty"`
+}
+
+// IsZero reports whether no year is known.
+func (d Date) IsZero() bool { return d.Year == 0 }
+
+// Record is the metadata of one work. Zero values mean "unknown".
+type Record struct {
+	// Type is the CSL item type: "article" (preprint), "article-journal",
+	// "paper-conference", "book", "chapter", "report", "thesis", ...
+	Type           string `json:"type,omitempty"`
+	Title          string `json:"title"`
+	Authors        []Name `json:"author_names"`
+	Issued         Date   `json:"issued"`
+	ContainerTitle string `json:"container_title,omitempty"`
+	Volume         string `json:"volume,omitempty"`
+	Issue          string `json:"issue,omitempty"`
+	Page           string `json:"page,omitempty"`
+	Publisher      string `json:"publisher,omitempty"`
+	// DOI is the DOI this capture is identified by, lower-cased prefix kept
+	// as given (DOIs compare case-insensitively).
+	DOI string `json:"doi,omitempty"`
+	// DOIPreprint and DOIPublished record the preprint DOI (for arXiv
+	// 10.48550/arXiv.<id>) and the DOI of the published version, when known.
+	DOIPreprint  string `json:"doi_preprint,omitempty"`
+	DOIPublished string `json:"doi_published,omitempty"`
+	// ArxivID is the versionless arXiv identifier ("1706.03762",
+	// "hep-th/9901001"); ArxivVersion is the version captured (1-based, 0 =
+	// unknown).
+	ArxivID              string `json:"arxiv_id,omitempty"`
+	ArxivVersion         int    `json:"arxiv_version,omitempty"`
+	ArxivPrimaryCategory string `json:"arxiv_primary_category,omitempty"`
+	JournalRef           string `json:"journal_ref,omitempty"`
+	Abstract             string `json:"abstract,omitempty"`
+	URL                  string `json:"url,omitempty"`
+
+	// Sources lists every metadata source that contributed, in the order
+	// consulted.
+	Sources []string `json:"sources"`
+	// FieldSources maps a field name (Field* constants) to the sources that
+	// supplied its value.
+	FieldSources map[string][]string `json:"field_sources,omitempty"`
+	// Reconciled is true only when at least two independent sources agree on
+	// title, first author and year.
+	Reconciled bool `json:"reconciled"`
+	// Warnings are human-readable notes about disagreements or gaps.
+	Warnings []string `json:"warnings"`
+}
+
+// Year returns the issued year, 0 when unknown.
+func (r *Record) Year() int { return r.Issued.Year }
+
+// AuthorDisplay returns the authors as display strings ("Ashish Vaswani").
+func (r *Record) AuthorDisplay() []string {
+	out := make([]string, 0, len(r.Authors))
+	for _, a := range r.Authors {
+		if s := a.Display(); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// SetSource records that source supplied field, and adds source to
+// r.Sources if it is new. It keeps both lists sorted and free of duplicates.
+func (r *Record) SetSource(field, source string) {
+	if r.FieldSources == nil {
+		r.FieldSources = map[string][]string{}
+	}
+	r.FieldSources[field] = addSorted(r.FieldSources[field], source)
+	for _, s := range r.Sources {
+		if s == source {
+			return
+		}
+	}
+	r.Sources = append(r.Sources, source)
+}
+
+// Warn appends a warning unless the same text is already present.
+func (r *Record) Warn(msg string) {
+	for _, w := range r.Warnings {
+		if w == msg {
+			return
+		}
+	}
+	r.Warnings = append(r.Warnings, msg)
+}
+
+// Normalize makes nil slices empty so that JSON output always carries
+// "sources": [] and "warnings": [] rather than null.
+func (r *Record) Normalize() {
+	if r.Sources == nil {
+		r.Sources = []string{}
+	}
+	if r.Warnings == nil {
+		r.Warnings = []string{}
+	}
+	if r.Authors == nil {
+		r.Authors = []Name{}
+	}
+}
+
+func addSorted(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	list = append(list, s)
+	sort.Strings(list)
+	return list
+}

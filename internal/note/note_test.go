@@ -1,0 +1,186 @@
+package note
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crossmem/crossmem/internal/chunk"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func sample() *Note {
+	text1 := "3.2 Scaled Dot-Product Attention"
+	text2 := "We call our particular attention \"Scaled Dot-Product Attention\".\nThe input consists of queries and keys of dimension dk, and values\nof dimension dv: # not a heading, > not a quote, ``` not a fence"
+	return &Note{
+		Front: Frontmatter{
+			CiteKey:    "vaswani2017attention",
+			Title:      "Attention Is All You Need: \"quotes\" & colons",
+			Authors:    []string{"Ashish Vaswani", "Noam Shazeer"},
+			Year:       2017,
+			ArxivID:    "1706.03762",
+			DOI:        "10.48550/arXiv.1706.03762",
+			CapturedAt: "1776227254",
+			Raw:        "raw/1776227254_vaswani2017attention.pdf",
+			PDFSHA256:  strings.Repeat("ab", 32),
+			Parser:     Parser,
+			Chunks:     2,
+			Pages:      15,
+			UnquotablePages: []Unquotable{
+				{Page: 3, Reason: chunk.ReasonNoTextLayer},
+			},
+			Meta:       Meta{Sources: []string{"arxiv"}, Reconciled: false, Warnings: []string{"only one source: arxiv"}},
+			WikiFormat: FormatVersion,
+		},
+		Citations: []Citation{
+			{Style: "APA", Text: "Vaswani, A., & Shazeer, N. (2017). Attention is all you need. arXiv. https://doi.org/10.48550/arXiv.1706.03762"},
+			{Style: "BibTeX", Text: "@misc{vaswani2017attention,\n  title = {Attention Is All You Need},\n  year = {2017}\n}"},
+		},
+		Chunks: []chunk.Chunk{
+			{ID: "p4s32c1", Type: chunk.TypeHeading, Text: text1, Page: 4, Section: text1,
+				BBox: [4]float64{72, 700.5, 300.25, 712}, TextSHA256: chunk.Hash(text1), ByteRange: [2]int{0, len(text1)}},
+			{ID: "p4s32c2", Type: chunk.TypeParagraph, Text: text2, Page: 4, Section: text1,
+				BBox: [4]float64{72, 340.5, 523.8, 412.1}, TextSHA256: chunk.Hash(text2),
+				ByteRange:  [2]int{len(text1) + 2, len(text1) + 2 + len(text2)},
+				Paraphrase: "The authors name their mechanism.\nSecond line.", Implication: "It became standard."},
+		},
+	}
+}
+
+func TestFormatGolden(t *testing.T) {
+	got, err := Format(sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "sample.md")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("Format output changed (-want +got):\n%s", diff)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	n := sample()
+	data, err := Format(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Paraphrases are stored on one line.
+	n.Chunks[1].Paraphrase = "The authors name their mechanism. Second line."
+	if diff := cmp.Diff(n, back); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+	again, err := Format(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(data, again) {
+		t.Error("Format(Parse(Format(n))) differs from Format(n)")
+	}
+	if s, ok := back.Citation("bibtex"); !ok || !strings.HasPrefix(s, "@misc{vaswani2017attention,") {
+		t.Errorf("Citation(bibtex) = %q, %v", s, ok)
+	}
+	if _, ok := back.Citation("mla"); ok {
+		t.Error("Citation(mla) found in a note without an MLA section")
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	good, err := Format(sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, data string
+		line       int
+		is         error
+	}{
+		{"not a note", "# Just markdown\n\ntext\n", 1, ErrNoFrontmatter},
+		{"unclosed frontmatter", "---\ncite_key: x\n", 1, nil},
+		{"no cite key", "---\ntitle: x\n---\n", 2, nil},
+		{"bad bbox", strings.Replace(string(good), "bbox: [72.00, 340.50, 523.80, 412.10]", "bbox: [72.00, 340.50]", 1), 0, nil},
+		{"missing hash", strings.Replace(string(good), "  text_sha256: \""+chunk.Hash("3.2 Scaled Dot-Product Attention")+"\"\n", "", 1), 0, nil},
+		{"stray line", strings.Replace(string(good), "**Implication:**", "stray\n**Implication:**", 1), 0, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.data))
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("Parse error = %v, want *ParseError", err)
+			}
+			if tc.line > 0 && pe.Line != tc.line {
+				t.Errorf("line = %d, want %d (%v)", pe.Line, tc.line, err)
+			}
+			if pe.Line == 0 {
+				t.Errorf("error has no line number: %v", err)
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("error %v is not %v", err, tc.is)
+			}
+		})
+	}
+}
+
+// FuzzRoundTrip checks that any chunk text and section the layout could
+// produce (no empty lines, no leading/trailing spaces per line) survives
+// Format and Parse unchanged, and that Parse never panics on mutations.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add("plain text", "Intro", "The authors")
+	f.Add("a\nb\n> c\n```\n<!-- chunk id=x -->", "\"quoted\"\n", "**Paraphrase:** x")
+	f.Add("---\n# x", "3.2 Scaled: Dot", "")
+	f.Fuzz(func(t *testing.T, text, section, para string) {
+		var lines []string
+		for _, l := range strings.Split(text, "\n") {
+			l = strings.Join(strings.Fields(l), " ")
+			if l != "" {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) == 0 {
+			return
+		}
+		text = strings.Join(lines, "\n")
+		n := sample()
+		n.Chunks = n.Chunks[:1]
+		n.Chunks[0].Text = text
+		n.Chunks[0].Section = section
+		n.Chunks[0].TextSHA256 = chunk.Hash(text)
+		n.Chunks[0].Paraphrase = oneLine(para)
+		data, err := Format(n)
+		if err != nil {
+			return // e.g. invalid UTF-8 in a YAML value
+		}
+		back, err := Parse(data)
+		if err != nil {
+			t.Fatalf("Parse(Format(n)): %v\n%s", err, data)
+		}
+		if len(back.Chunks) != 1 || back.Chunks[0].Text != text {
+			t.Fatalf("text changed: %q -> %+v", text, back.Chunks)
+		}
+		if back.Chunks[0].Section != section && strings.ToValidUTF8(section, "") == section {
+			t.Fatalf("section changed: %q -> %q", section, back.Chunks[0].Section)
+		}
+		// Parse must not panic on arbitrary edits.
+		_, _ = Parse(append(data[:len(data)/2:len(data)/2], []byte(para)...))
+	})
+}

@@ -1,0 +1,224 @@
+package note
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/crossmem/crossmem/internal/chunk"
+)
+
+var chunkComment = regexp.MustCompile(`^<!-- chunk id=([A-Za-z0-9_.-]+)(?: type=([a-z_-]+))? -->$`)
+
+type provenance struct {
+	Provenance struct {
+		Page       int       `yaml:"page"`
+		Section    string    `yaml:"section"`
+		BBox       []float64 `yaml:"bbox"`
+		TextSHA256 string    `yaml:"text_sha256"`
+		ByteRange  []int     `yaml:"byte_range"`
+	} `yaml:"provenance"`
+}
+
+// splitFrontmatter returns the YAML between the leading "---" lines, the
+// rest of the file, and the 1-based line number where the rest starts.
+func splitFrontmatter(data []byte) (fm []byte, body []string, bodyLine int, err error) {
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	lines := strings.Split(text, "\n")
+	if len(lines) == 0 || strings.TrimRight(lines[0], " ") != "---" {
+		return nil, nil, 0, &ParseError{Line: 1, Err: ErrNoFrontmatter}
+	}
+	for i := 1; i < len(lines); i++ {
+		if strings.TrimRight(lines[i], " ") == "---" {
+			return []byte(strings.Join(lines[1:i], "\n")), lines[i+1:], i + 2, nil
+		}
+	}
+	return nil, nil, 0, &ParseError{Line: 1, Err: errors.New("frontmatter is not closed by a \"---\" line")}
+}
+
+// ParseFrontmatter reads only the frontmatter of a note. It returns a
+// *ParseError wrapping ErrNoFrontmatter for markdown that is not a note, and
+// a *ParseError when the YAML is malformed or cite_key is missing.
+func ParseFrontmatter(data []byte) (*Frontmatter, error) {
+	fm, _, _, err := splitFrontmatter(data)
+	if err != nil {
+		return nil, err
+	}
+	return decodeFrontmatter(fm)
+}
+
+func decodeFrontmatter(fm []byte) (*Frontmatter, error) {
+	var f Frontmatter
+	if err := yaml.Unmarshal(fm, &f); err != nil {
+		return nil, &ParseError{Line: 2, Err: fmt.Errorf("frontmatter: %w", err)}
+	}
+	if f.CiteKey == "" {
+		return nil, &ParseError{Line: 2, Err: errors.New("frontmatter has no cite_key: not a crossmem wiki note")}
+	}
+	return &f, nil
+}
+
+// Parse reads a note written by Format (or edited by hand). It returns a
+// *ParseError with the line number for structure it cannot read.
+func Parse(data []byte) (*Note, error) {
+	fm, lines, first, err := splitFrontmatter(data)
+	if err != nil {
+		return nil, err
+	}
+	front, err := decodeFrontmatter(fm)
+	if err != nil {
+		return nil, err
+	}
+	n := &Note{Front: *front}
+	p := parser{lines: lines, first: first, note: n}
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+type parser struct {
+	lines []string
+	first int // line number of lines[0]
+	i     int
+	note  *Note
+}
+
+func (p *parser) errf(format string, args ...any) error {
+	return &ParseError{Line: p.first + p.i, Err: fmt.Errorf(format, args...)}
+}
+
+func (p *parser) run() error {
+	section := ""
+	for p.i < len(p.lines) {
+		line := p.lines[p.i]
+		switch {
+		case strings.HasPrefix(line, "## "):
+			section = strings.TrimSpace(line[3:])
+			p.i++
+		case section == "Citations" && strings.HasPrefix(line, "### "):
+			p.citation(strings.TrimSpace(line[4:]))
+		case section == "Chunks" && strings.HasPrefix(line, "<!-- chunk "):
+			if err := p.chunk(); err != nil {
+				return err
+			}
+		default:
+			p.i++
+		}
+	}
+	return nil
+}
+
+func (p *parser) citation(style string) {
+	p.i++
+	var body []string
+	for p.i < len(p.lines) && !strings.HasPrefix(p.lines[p.i], "#") {
+		body = append(body, p.lines[p.i])
+		p.i++
+	}
+	text := strings.TrimSpace(strings.Join(body, "\n"))
+	if strings.HasPrefix(text, "```") {
+		text = strings.TrimPrefix(text, "```bibtex")
+		text = strings.TrimPrefix(text, "```")
+		text = strings.TrimSuffix(text, "```")
+		text = strings.TrimSpace(text)
+	}
+	p.note.Citations = append(p.note.Citations, Citation{Style: style, Text: text})
+}
+
+func (p *parser) chunk() error {
+	m := chunkComment.FindStringSubmatch(p.lines[p.i])
+	if m == nil {
+		return p.errf("malformed chunk comment %q (want <!-- chunk id=... type=... -->)", p.lines[p.i])
+	}
+	c := chunk.Chunk{ID: m[1], Type: m[2]}
+	if c.Type == "" {
+		c.Type = chunk.TypeParagraph
+	}
+	p.i++
+	var text []string
+	for p.i < len(p.lines) && strings.HasPrefix(p.lines[p.i], ">") {
+		l := p.lines[p.i]
+		switch {
+		case l == ">":
+			text = append(text, "")
+		case strings.HasPrefix(l, "> "):
+			text = append(text, l[2:])
+		default:
+			text = append(text, l[1:])
+		}
+		p.i++
+	}
+	if len(text) == 0 {
+		return p.errf("chunk %s has no \"> \" text lines", c.ID)
+	}
+	c.Text = strings.Join(text, "\n")
+	for p.i < len(p.lines) {
+		l := p.lines[p.i]
+		switch {
+		case strings.TrimSpace(l) == "":
+			p.i++
+		case strings.HasPrefix(l, "**Paraphrase:**"):
+			c.Paraphrase = strings.TrimSpace(strings.TrimPrefix(l, "**Paraphrase:**"))
+			p.i++
+		case strings.HasPrefix(l, "**Implication:**"):
+			c.Implication = strings.TrimSpace(strings.TrimPrefix(l, "**Implication:**"))
+			p.i++
+		case strings.HasPrefix(l, "```yaml"):
+			if err := p.provenance(&c); err != nil {
+				return err
+			}
+			p.note.Chunks = append(p.note.Chunks, c)
+			return nil
+		default:
+			return p.errf("chunk %s: unexpected line %q before its provenance block", c.ID, l)
+		}
+	}
+	return p.errf("chunk %s has no provenance block", c.ID)
+}
+
+func (p *parser) provenance(c *chunk.Chunk) error {
+	start := p.i
+	p.i++
+	var body []string
+	for p.i < len(p.lines) && strings.TrimSpace(p.lines[p.i]) != "```" {
+		body = append(body, p.lines[p.i])
+		p.i++
+	}
+	if p.i >= len(p.lines) {
+		p.i = start
+		return p.errf("chunk %s: provenance block is not closed by ```", c.ID)
+	}
+	p.i++
+	var pv provenance
+	dec := yaml.NewDecoder(bytes.NewReader([]byte(strings.Join(body, "\n"))))
+	if err := dec.Decode(&pv); err != nil {
+		p.i = start
+		return p.errf("chunk %s: provenance: %v", c.ID, err)
+	}
+	v := pv.Provenance
+	c.Page = v.Page
+	c.Section = v.Section
+	c.TextSHA256 = v.TextSHA256
+	if len(v.BBox) == 4 {
+		copy(c.BBox[:], v.BBox)
+	} else if v.BBox != nil {
+		p.i = start
+		return p.errf("chunk %s: bbox must have 4 numbers, has %d", c.ID, len(v.BBox))
+	}
+	if len(v.ByteRange) == 2 {
+		c.ByteRange = [2]int{v.ByteRange[0], v.ByteRange[1]}
+	} else if v.ByteRange != nil {
+		p.i = start
+		return p.errf("chunk %s: byte_range must have 2 numbers, has %d", c.ID, len(v.ByteRange))
+	}
+	if c.TextSHA256 == "" {
+		p.i = start
+		return p.errf("chunk %s: provenance has no text_sha256", c.ID)
+	}
+	return nil
+}
