@@ -23,6 +23,10 @@ const (
 	TypeParagraph = "paragraph"
 	TypeFigure    = "figure" // figure caption
 	TypeTable     = "table"  // table caption
+	// TypePageHeader and TypePageFooter are running heads, page numbers
+	// and similar single lines in the top or bottom margin.
+	TypePageHeader = "page_header"
+	TypePageFooter = "page_footer"
 )
 
 // PageSeparator joins the texts of a page's chunks into the page text that

@@ -37,6 +37,10 @@ const (
 	Heading   Kind = "heading"
 	Figure    Kind = "figure" // a figure caption ("Figure 3: ...")
 	Table     Kind = "table"  // a table caption ("Table 2: ...")
+	// PageHeader and PageFooter are single lines in the top or bottom
+	// margin above or below everything else: running heads, page numbers.
+	PageHeader Kind = "page_header"
+	PageFooter Kind = "page_footer"
 )
 
 // Block is a paragraph, heading or caption: one or more lines in reading
@@ -75,39 +79,70 @@ type Page struct {
 }
 
 // Stats holds document-wide measures that make per-page decisions
-// consistent: the body font size and whether body text is bold.
+// consistent: the body font size, the body font weight and whether body
+// text is bold.
 type Stats struct {
-	BodySize float64
-	BodyBold bool
+	BodySize   float64
+	BodyWeight int
+	BodyBold   bool
 }
 
-// DocumentStats measures the body font size over all pages: the size that
-// carries the most characters.
+// DocumentStats measures the body font over all pages: the size and the
+// weight that carry the most letters.
 func DocumentStats(pages []*pdf.Page) Stats {
-	hist := map[int]int{}
-	boldHist := map[bool]int{}
+	sizes := map[int]int{}
+	weights := map[int]int{}
 	for _, p := range pages {
 		for _, c := range p.Chars {
 			if c.Size <= 0 || !unicode.IsLetter(c.Rune) {
 				continue
 			}
-			hist[int(math.Round(c.Size*2))]++
+			sizes[int(math.Round(c.Size*2))]++
 			if c.Font >= 0 && c.Font < len(p.Fonts) {
-				boldHist[p.Fonts[c.Font].Bold()]++
+				weights[p.Fonts[c.Font].Weight]++
 			}
 		}
 	}
+	st := Stats{BodySize: float64(mode(sizes)) / 2, BodyWeight: mode(weights)}
+	if st.BodySize == 0 {
+		st.BodySize = 10
+	}
+	nameBold, all := 0, 0
+	for _, p := range pages {
+		bold := st.boldFonts(p.Fonts)
+		for _, c := range p.Chars {
+			if c.Font >= 0 && c.Font < len(bold) && unicode.IsLetter(c.Rune) {
+				all++
+				if bold[c.Font] {
+					nameBold++
+				}
+			}
+		}
+	}
+	st.BodyBold = nameBold*2 > all
+	return st
+}
+
+// mode returns the key with the largest count (the smallest key on ties).
+func mode(m map[int]int) int {
 	best, bestN := 0, 0
-	for k, n := range hist {
+	for k, n := range m {
 		if n > bestN || (n == bestN && k < best) {
 			best, bestN = k, n
 		}
 	}
-	st := Stats{BodySize: float64(best) / 2, BodyBold: boldHist[true] > boldHist[false]}
-	if st.BodySize == 0 {
-		st.BodySize = 10
+	return best
+}
+
+// boldFonts decides for each font whether it is bold: its name says so, or
+// its weight is well above the body text's (pdfium's absolute weights are
+// unreliable, relative ones within a document are usable).
+func (st Stats) boldFonts(fonts []pdf.Font) []bool {
+	out := make([]bool, len(fonts))
+	for i, f := range fonts {
+		out[i] = f.NameBold() || (st.BodyWeight > 0 && f.Weight >= st.BodyWeight+150)
 	}
-	return st
+	return out
 }
 
 // Analyze lays out one page.
@@ -118,7 +153,7 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 			out.Chars++
 		}
 	}
-	lines := buildLines(p, p.Fonts)
+	lines := buildLines(p, st.boldFonts(p.Fonts))
 	var horiz, vert []*Line
 	for _, l := range lines {
 		if l.Vertical {
@@ -129,18 +164,91 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 	}
 	regions := buildRegions(horiz)
 	regions = mergeRegions(regions)
-	ordered := orderRegions(regions)
-	for _, r := range ordered {
-		out.Blocks = append(out.Blocks, splitParagraphs(r, st)...)
+	header, body, footer := peelMargins(regions, p.Height)
+	for _, group := range []struct {
+		rs   []*region
+		kind Kind
+	}{{header, PageHeader}, {orderRegions(body), ""}, {footer, PageFooter}} {
+		for _, r := range group.rs {
+			for _, b := range splitParagraphs(r, st) {
+				if group.kind != "" {
+					b.Kind = group.kind
+				}
+				out.Blocks = append(out.Blocks, b)
+			}
+		}
 	}
 	// Vertical text (margin stamps) goes last, one block per line.
 	for _, l := range vert {
 		out.Blocks = append(out.Blocks, &Block{Kind: Paragraph, Lines: []*Line{l}, Box: l.Box})
 	}
 	for _, b := range out.Blocks {
-		classify(b, st)
+		if b.Kind == Paragraph {
+			classify(b, st)
+		}
 	}
 	return out
+}
+
+// marginShare is the share of the page height, at the top and at the
+// bottom, where running heads and page numbers are looked for.
+const marginShare = 0.12
+
+// peelMargins separates the page header (single-line regions above every
+// other region, in the top margin) and page footer (likewise at the
+// bottom) from the body. Headers and footers are returned left to right.
+func peelMargins(rs []*region, height float64) (header, body, footer []*region) {
+	if height <= 0 || len(rs) < 3 {
+		return nil, rs, nil
+	}
+	single := func(r *region) bool { return len(r.lines) == 1 && len(strings.Fields(r.lines[0].Text)) <= 20 }
+	var rest []*region
+	for _, r := range rs {
+		if single(r) && r.box.Y0 > height*(1-marginShare) {
+			header = append(header, r)
+		} else if single(r) && r.box.Y1 < height*marginShare {
+			footer = append(footer, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	// A candidate must lie above (below) all the rest of the page.
+	top, bottom := math.Inf(-1), math.Inf(1)
+	for _, r := range rest {
+		top = math.Max(top, r.box.Y1)
+		bottom = math.Min(bottom, r.box.Y0)
+	}
+	var h, f []*region
+	for _, r := range header {
+		if r.box.Y0 > top {
+			h = append(h, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	for _, r := range footer {
+		if r.box.Y1 < bottom {
+			f = append(f, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	if len(rest) == 0 {
+		return nil, rs, nil
+	}
+	byX := func(v []*region) {
+		sort.SliceStable(v, func(i, j int) bool {
+			if math.Abs(v[i].box.Y1-v[j].box.Y1) > 2 {
+				return v[i].box.Y1 > v[j].box.Y1
+			}
+			return v[i].box.X0 < v[j].box.X0
+		})
+	}
+	byX(h)
+	byX(f)
+	// Keep the body in its original (stream) order for the orderer.
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i].seq < rest[j].seq })
+	return h, rest, f
 }
 
 // region is a run of lines of one column with regular spacing.
@@ -173,7 +281,12 @@ func continues(r *region, l *Line) bool {
 	}
 	// Font size must be similar: headings and captions in another size
 	// start their own region.
-	if math.Abs(p.Size-l.Size) > 0.12*s {
+	if math.Abs(p.Size-l.Size) > 0.07*s {
+		return false
+	}
+	// The second line of a region starts near the first: a first-line or
+	// hanging indent, or a centred line, but not a line of another column.
+	if len(r.lines) == 1 && math.Abs(l.Box.X0-p.Box.X0) > 3*s && math.Abs((l.Box.X0+l.Box.X1)/2-(p.Box.X0+p.Box.X1)/2) > s {
 		return false
 	}
 	pitch := p.Base - l.Base
@@ -238,7 +351,7 @@ func canJoin(a, b *region, all []*region) bool {
 	last := a.lines[len(a.lines)-1]
 	first := b.lines[0]
 	s := math.Max(a.size(), b.size())
-	if math.Abs(a.size()-b.size()) > 0.12*s {
+	if math.Abs(a.size()-b.size()) > 0.07*s {
 		return false
 	}
 	pitch := last.Base - first.Base
@@ -340,7 +453,9 @@ func isCentered(lines []*Line, box pdf.Rect, s float64) bool {
 			ragged++
 		}
 	}
-	return ragged > 0 && centred*10 >= len(lines)*8
+	// Justified lines share a centre too: centred text needs many lines
+	// that start right of the left edge.
+	return ragged*10 >= len(lines)*4 && centred*10 >= len(lines)*8
 }
 
 // modeEdge returns the most common value of xs within tolerance tol.
@@ -437,6 +552,8 @@ func classify(b *Block, st Stats) {
 	}
 	switch {
 	case bold, size >= st.BodySize*1.4:
+		b.Kind = Heading
+	case bigger && (upper || len(b.Lines) == 1 && words <= 10 && !strings.ContainsAny(flat, ".;")):
 		b.Kind = Heading
 	case numbered && (bigger || upper) && words <= 12:
 		b.Kind = Heading

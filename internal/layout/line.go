@@ -38,7 +38,7 @@ type Line struct {
 // line breaks (generated "\r\n"), then splits lines at column-sized gaps and
 // at vertical jumps, and finally merges fragments pdfium broke off the same
 // visual line (superscripts, font changes).
-func buildLines(p *pdf.Page, fonts []pdf.Font) []*Line {
+func buildLines(p *pdf.Page, bold []bool) []*Line {
 	var raw [][]char
 	var cur []char
 	flush := func() {
@@ -84,12 +84,12 @@ func buildLines(p *pdf.Page, fonts []pdf.Font) []*Line {
 	var lines []*Line
 	for _, rc := range raw {
 		for _, part := range splitGaps(rc) {
-			if l := newLine(part, fonts); l != nil {
+			if l := newLine(part, bold); l != nil {
 				lines = append(lines, l)
 			}
 		}
 	}
-	lines = mergeFragments(lines, fonts)
+	lines = mergeFragments(lines, bold)
 	for i, l := range lines {
 		l.seq = i
 	}
@@ -240,7 +240,7 @@ func median(v []float64) float64 {
 
 // newLine builds a Line from characters, or returns nil when they hold no
 // text.
-func newLine(cs []char, fonts []pdf.Font) *Line {
+func newLine(cs []char, bold []bool) *Line {
 	// Trim whitespace at both ends.
 	for len(cs) > 0 && isSpace(cs[0].Rune) {
 		cs = cs[1:]
@@ -252,13 +252,13 @@ func newLine(cs []char, fonts []pdf.Font) *Line {
 		return nil
 	}
 	l := &Line{chars: cs}
-	l.compute(fonts)
+	l.compute(bold)
 	return l
 }
 
 // compute derives Text, Box, Size, Bold, Base, Vertical and Hyphenated from
 // l.chars.
-func (l *Line) compute(fonts []pdf.Font) {
+func (l *Line) compute(boldFont []bool) {
 	var b strings.Builder
 	space := false
 	var box pdf.Rect
@@ -293,7 +293,7 @@ func (l *Line) compute(fonts []pdf.Font) {
 		}
 		if unicode.IsLetter(c.Rune) || unicode.IsDigit(c.Rune) {
 			letters++
-			if c.Font >= 0 && c.Font < len(fonts) && fonts[c.Font].Bold() {
+			if c.Font >= 0 && c.Font < len(boldFont) && boldFont[c.Font] {
 				bold++
 			}
 			bottoms = append(bottoms, c.Box.Y0)
@@ -355,7 +355,7 @@ func footnoteMarker(cs []char) int {
 // mergeFragments joins consecutive lines that pdfium broke apart although
 // they share a visual line: the second starts where the first ends, on an
 // overlapping band of height (superscripts, subscripts, inline math).
-func mergeFragments(lines []*Line, fonts []pdf.Font) []*Line {
+func mergeFragments(lines []*Line, bold []bool) []*Line {
 	var out []*Line
 	for _, l := range lines {
 		if n := len(out); n > 0 && !l.Vertical && !out[n-1].Vertical && !out[n-1].Hyphenated {
@@ -372,7 +372,7 @@ func mergeFragments(lines []*Line, fonts []pdf.Font) []*Line {
 				}
 				merged := append(append(append([]char{}, p.chars...), sep...), l.chars...)
 				q := &Line{chars: merged}
-				q.compute(fonts)
+				q.compute(bold)
 				// Keep the dominant line's size and baseline.
 				if p.Box.Width() >= l.Box.Width() {
 					q.Size, q.Base = p.Size, p.Base

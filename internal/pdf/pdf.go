@@ -249,23 +249,18 @@ type Font struct {
 	Flags  int    // PDF font descriptor flags (PDF 1.7 §9.8.2)
 }
 
-// Bold reports whether the font looks bold from its weight or name.
-func (f Font) Bold() bool {
-	if f.Weight >= 600 {
-		return true
-	}
+// NameBold reports whether the font's name marks it as bold ("Bold",
+// "Black", "Heavy", "Semibold", "Demi", "-Medi", TeX's "CMBX", or a ".B"/
+// "-B" style suffix). pdfium's weight is not used here: it is unreliable
+// for many embedded fonts (regular text at weight 736 has been seen).
+func (f Font) NameBold() bool {
 	n := strings.ToLower(f.Name)
-	for _, s := range []string{"bold", "black", "heavy", "semibold", "demi", "-medi", "cmbx", "cmb10", ".b", "-b"} {
+	for _, s := range []string{"bold", "black", "heavy", "semibold", "demi", "-medi", "cmbx", "cmb10"} {
 		if strings.Contains(n, s) {
-			if s == ".b" || s == "-b" {
-				if !strings.HasSuffix(n, s) {
-					continue
-				}
-			}
 			return true
 		}
 	}
-	return false
+	return strings.HasSuffix(n, ".b") || strings.HasSuffix(n, "-b") || strings.HasSuffix(n, ",bold")
 }
 
 // Page is the text layer of one page.
