@@ -69,6 +69,10 @@ import (
 // lowThreshold marks pages listed as "below 90 %" in the table.
 const lowThreshold = 0.90
 
+// lowPairs marks pages listed for their word order: fewer than this share
+// of our adjacent word pairs are adjacent in poppler's text.
+const lowPairs = 0.80
+
 // listWords is how many disagreeing words a page records in the JSON.
 const listWords = 40
 
@@ -88,6 +92,14 @@ type Agreement struct {
 	// under the merge-tolerant rule.
 	TolerantPoppler int `json:"tolerant_poppler_found"`
 	TolerantOurs    int `json:"tolerant_ours_found"`
+	// OurPairs counts our adjacent word pairs, PairsMatched those that are
+	// also adjacent in poppler's text (multiset intersection). It is an
+	// order diagnostic, not part of the agreement metrics: words of one
+	// paragraph in the right order keep their pairs, scrambled or
+	// interleaved text loses them (on either side: poppler interleaves
+	// columns on some pages).
+	OurPairs     int `json:"our_pairs"`
+	PairsMatched int `json:"pairs_matched"`
 }
 
 func (a *Agreement) add(b Agreement) {
@@ -96,6 +108,8 @@ func (a *Agreement) add(b Agreement) {
 	a.StrictMatched += b.StrictMatched
 	a.TolerantPoppler += b.TolerantPoppler
 	a.TolerantOurs += b.TolerantOurs
+	a.OurPairs += b.OurPairs
+	a.PairsMatched += b.PairsMatched
 }
 
 // ratio returns n/d, and 1 for an empty denominator (nothing to find).
@@ -116,6 +130,9 @@ type Rates struct {
 	// merge-tolerant rule.
 	TolerantRecall    float64 `json:"tolerant_recall"`
 	TolerantPrecision float64 `json:"tolerant_precision"`
+	// PairAgreement is the share of our adjacent word pairs that are
+	// adjacent in poppler's text too.
+	PairAgreement float64 `json:"pair_agreement"`
 }
 
 // rates computes the rates of a.
@@ -125,6 +142,7 @@ func (a Agreement) rates() Rates {
 		StrictPrecision:   ratio(a.StrictMatched, a.OurWords),
 		TolerantRecall:    ratio(a.TolerantPoppler, a.PopplerWords),
 		TolerantPrecision: ratio(a.TolerantOurs, a.OurWords),
+		PairAgreement:     ratio(a.PairsMatched, a.OurPairs),
 	}
 }
 
@@ -361,6 +379,11 @@ func comparePage(poppler, ours string) *PageResult {
 		TolerantPoppler: tolerantFound(pw, ow, pc, oc),
 		TolerantOurs:    tolerantFound(ow, pw, oc, pc),
 	}
+	op, pp := counts(pairs(ow)), counts(pairs(pw))
+	for w, n := range op {
+		a.OurPairs += n
+		a.PairsMatched += min(n, pp[w])
+	}
 	return &PageResult{
 		Agreement: a,
 		Rates:     a.rates(),
@@ -381,6 +404,15 @@ func Words(text string) []string {
 	return strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
+}
+
+// pairs returns the adjacent word pairs of words, each as "a b".
+func pairs(words []string) []string {
+	var out []string
+	for i := 1; i < len(words); i++ {
+		out = append(out, words[i-1]+" "+words[i])
+	}
+	return out
 }
 
 func counts(words []string) map[string]int {
@@ -505,6 +537,22 @@ func printTable(w io.Writer, results []*FileResult) {
 	fmt.Fprintf(w, "| **all included** | %d of %d | %d | %s | %s | %s | %s | |\n", included, totalPages, total.PopplerWords,
 		pct(tr.StrictRecall), pct(tr.StrictPrecision), pct(tr.TolerantRecall), pct(tr.TolerantPrecision))
 
+	var order []string
+	for _, r := range results {
+		for _, p := range r.PageData {
+			if p.OurPairs > 0 && p.PairAgreement < lowPairs {
+				order = append(order, fmt.Sprintf("- %s p%d: %s of %d pairs", r.File, p.Page, pct(p.PairAgreement), p.OurPairs))
+			}
+		}
+	}
+	fmt.Fprintf(w, "\nWord order (diagnostic): %s of our adjacent word pairs are adjacent in poppler's text too.\n", pct(tr.PairAgreement))
+	if len(order) > 0 {
+		fmt.Fprintf(w, "Pages below %.0f %% (scrambled or interleaved text on one of the two sides):\n\n", 100*lowPairs)
+		for _, s := range order {
+			fmt.Fprintln(w, s)
+		}
+	}
+
 	if len(unquotable) > 0 {
 		fmt.Fprintln(w, "\nPages excluded as unquotable by the extractor:")
 		fmt.Fprintln(w)
@@ -585,9 +633,9 @@ func showPage(ctx context.Context, engine *pdf.Engine, dir, spec string) error {
 	}
 	fmt.Printf("==== pdftotext, page %d\n%s\n", page, theirs)
 	pr := comparePage(theirs, pageTexts(built)[page])
-	fmt.Printf("==== agreement: strict recall %s precision %s, tolerant recall %s precision %s (%d poppler words, %d ours)\n",
+	fmt.Printf("==== agreement: strict recall %s precision %s, tolerant recall %s precision %s, pairs %s (%d poppler words, %d ours)\n",
 		pct(pr.StrictRecall), pct(pr.StrictPrecision), pct(pr.TolerantRecall), pct(pr.TolerantPrecision),
-		pr.PopplerWords, pr.OurWords)
+		pct(pr.PairAgreement), pr.PopplerWords, pr.OurWords)
 	fmt.Printf("missing (poppler only): %v\n", pr.Missing)
 	fmt.Printf("extra (ours only): %v\n", pr.Extra)
 	return nil

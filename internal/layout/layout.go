@@ -365,6 +365,12 @@ func canJoin(a, b *region, all []*region) bool {
 	if ov < 0.6*math.Min(a.box.Width(), b.box.Width()) {
 		return false
 	}
+	// Only running text continues across a stream interruption: both parts
+	// have several lines and A's last line fills the column. Stacked single
+	// lines (table cells written row by row) stay separate regions.
+	if len(a.lines) < 2 || len(b.lines) < 2 || last.Box.Width() < 0.7*math.Max(a.box.Width(), b.box.Width()) {
+		return false
+	}
 	// Nothing else may sit in between.
 	gap := pdf.Rect{X0: math.Max(a.box.X0, b.box.X0), Y0: b.box.Y1, X1: math.Min(a.box.X1, b.box.X1), Y1: a.box.Y0}
 	for _, o := range all {

@@ -230,8 +230,10 @@ type Char struct {
 	// inferred from glyph gaps and the "\r\n" it puts at line ends.
 	Generated bool
 	// Hyphen is true when pdfium identified the character as a line-end
-	// hyphen (it reports these as U+0002 and in page text as U+FFFE; it then
-	// omits the line break). Rune is set to '-' for these.
+	// hyphen (FPDFText_IsHyphen; it reports these as U+0002, in page text
+	// as U+FFFE, and omits the line break after them). Rune is set to '-'
+	// for these. Other characters with Rune U+0002 have a broken Unicode
+	// mapping.
 	Hyphen bool
 	// Font indexes Page.Fonts for the first character of each word and is
 	// copied to the rest of the word; -1 when unknown.
@@ -339,9 +341,14 @@ func (d *Document) Page(n int) (*Page, error) {
 			g, err := inst.FPDFText_IsGenerated(&requests.FPDFText_IsGenerated{TextPage: tp.TextPage, Index: i})
 			c.Generated = err == nil && g.IsGenerated
 			wordStart = true
-		case r == 0x02 || r == 0xFFFE:
-			c.Hyphen = true
-			c.Rune = '-'
+		case r == 0xFFFE:
+			c.Hyphen, c.Rune = true, '-'
+		case r == 0x02:
+			// pdfium stores its line-end hyphen marker as U+0002, but a
+			// glyph whose ToUnicode entry is U+0002 looks the same.
+			if h, err := inst.FPDFText_IsHyphen(&requests.FPDFText_IsHyphen{TextPage: tp.TextPage, Index: i}); err == nil && h.IsHyphen {
+				c.Hyphen, c.Rune = true, '-'
+			}
 		}
 		if !c.Generated && c.Rune != ' ' {
 			if wordStart {
@@ -371,6 +378,36 @@ func (d *Document) Page(n int) (*Page, error) {
 		p.Chars = append(p.Chars, c)
 	}
 	return p, nil
+}
+
+// PageText returns pdfium's own plain text of page n (1-based), as
+// FPDFText_GetText reports it: characters in content-stream order, "\r\n"
+// at the line ends pdfium infers, U+FFFE for line-end hyphens (with the
+// line break removed). It is the reference that chunk text is checked
+// against.
+func (d *Document) PageText(n int) (string, error) {
+	if n < 1 || n > d.numPages {
+		return "", fmt.Errorf("page %d out of range 1..%d", n, d.numPages)
+	}
+	inst := d.e.inst
+	pageReq := requests.Page{ByIndex: &requests.PageByIndex{Document: d.ref, Index: n - 1}}
+	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: pageReq})
+	if err != nil {
+		return "", fmt.Errorf("load text of page %d: %w", n, err)
+	}
+	defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
+	cc, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
+	if err != nil {
+		return "", err
+	}
+	if cc.Count == 0 {
+		return "", nil
+	}
+	t, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp.TextPage, StartIndex: 0, Count: cc.Count})
+	if err != nil {
+		return "", err
+	}
+	return t.Text, nil
 }
 
 // stripSubset removes a font subset tag such as "ABCDEF+" from a PostScript

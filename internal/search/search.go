@@ -194,7 +194,10 @@ func Excerpt(text string, tokens []string, max int) string {
 		end = len(flat)
 		start = max0(end - budget)
 	}
-	// Move the cuts to word boundaries, inward.
+	// Move the cuts to word boundaries, inward. Where that would lose the
+	// match or everything (text without spaces such as CJK, long URLs),
+	// keep the hard cuts.
+	hardStart, hardEnd := start, end
 	if start > 0 {
 		for start < end && flat[start-1] != ' ' {
 			start++
@@ -204,6 +207,9 @@ func Excerpt(text string, tokens []string, max int) string {
 		for end > start && flat[end] != ' ' {
 			end--
 		}
+	}
+	if start >= end || start > at || end <= at {
+		start, end = hardStart, hardEnd
 	}
 	s := strings.TrimSpace(string(flat[start:end]))
 	if start > 0 {

@@ -1,0 +1,202 @@
+package compile
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/pdf"
+)
+
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("module root not found")
+		}
+		dir = parent
+	}
+	s := filepath.Join(dir, "..", "shared")
+	if _, err := os.Stat(filepath.Join(s, "corpus", "pdf")); err != nil {
+		t.Skipf("../shared/corpus/pdf not found beside the checkout (%v): corpus tests skipped", err)
+	}
+	return s
+}
+
+func newEngine(t *testing.T) *pdf.Engine {
+	t.Helper()
+	e, err := pdf.Open(t.Context(), pdf.Options{CacheDir: filepath.Join(os.TempDir(), "crossmem-test-wazero")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// inkOnly reduces text to the characters that carry ink, for comparing our
+// chunk text with pdfium's page text modulo the text policy: whitespace is
+// removed (the policy decides where spaces and line breaks go), U+FFFE
+// (pdfium's line-end hyphen) becomes "-", control characters are dropped,
+// and diacritics are removed from both sides (the policy attaches spacing
+// accents to their letters; pdfium reports them as separate characters).
+func inkOnly(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case r == 0xFFFE:
+			b.WriteRune('-')
+		case unicode.IsSpace(r), r == 0xA0, unicode.IsControl(r), unicode.Is(unicode.Mn, r):
+		case strings.ContainsRune("¨´`^ˆ~˜¯ˉ˘˙˚˝ˇ¸˛", r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestCorpus compiles every PDF of the corpus and checks the acceptance
+// rules of the chunk text: every chunk's text occurs in pdfium's page text
+// (modulo the text policy), each page's chunks are numbered uniquely, the
+// hash and byte range are consistent, image-only pages and broken text
+// layers produce no chunks.
+func TestCorpus(t *testing.T) {
+	shared := sharedDir(t)
+	e := newEngine(t)
+	files, _ := filepath.Glob(filepath.Join(shared, "corpus", "pdf", "*.pdf"))
+	if len(files) < 30 {
+		t.Fatalf("expected the 36 corpus PDFs, found %d", len(files))
+	}
+	wantUnquotable := map[string]map[int]string{
+		"dl_ocr_test.pdf":         {1: chunk.ReasonNoTextLayer},
+		"dl_redp5110_sampled.pdf": {17: chunk.ReasonNoTextLayer},
+		"ol_dolma-page-1.pdf":     {1: chunk.ReasonScrambled},
+		"ol_olmo-page-1.pdf":      {1: chunk.ReasonScrambled},
+	}
+	var totalChunks, contiguous, lineChecked int
+	for _, f := range files {
+		name := filepath.Base(f)
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Extract(t.Context(), e, data, nil)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		got := map[int]string{}
+		for _, u := range res.Unquotable {
+			got[u.Page] = u.Reason
+		}
+		want := wantUnquotable[name]
+		if len(got) != len(want) {
+			t.Errorf("%s: unquotable pages %v, want %v", name, got, want)
+		}
+		for p, r := range want {
+			if got[p] != r {
+				t.Errorf("%s: page %d reason %q, want %q", name, p, got[p], r)
+			}
+		}
+		doc, err := e.OpenBytes(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pageInk := map[int]string{}
+		ids := map[string]bool{}
+		offsets := map[int]int{}
+		for _, c := range res.Chunks {
+			totalChunks++
+			if got[c.Page] != "" {
+				t.Errorf("%s: chunk %s on unquotable page %d", name, c.ID, c.Page)
+			}
+			if ids[c.ID] {
+				t.Errorf("%s: duplicate chunk id %s", name, c.ID)
+			}
+			ids[c.ID] = true
+			if c.Text == "" || chunk.Hash(c.Text) != c.TextSHA256 {
+				t.Errorf("%s %s: empty text or hash mismatch", name, c.ID)
+			}
+			if c.ByteRange[0] != offsets[c.Page] || c.ByteRange[1]-c.ByteRange[0] != len(c.Text) {
+				t.Errorf("%s %s: byte_range %v, want [%d, %d]", name, c.ID, c.ByteRange, offsets[c.Page], offsets[c.Page]+len(c.Text))
+			}
+			offsets[c.Page] = c.ByteRange[1] + len(chunk.PageSeparator)
+			for _, l := range strings.Split(c.Text, "\n") {
+				if l == "" || l != strings.TrimSpace(l) || strings.Contains(l, "  ") {
+					t.Errorf("%s %s: line %q breaks the whitespace policy", name, c.ID, l)
+				}
+			}
+			if c.BBox[0] > c.BBox[2] || c.BBox[1] > c.BBox[3] {
+				t.Errorf("%s %s: bbox %v not [x0 y0 x1 y1]", name, c.ID, c.BBox)
+			}
+			ink, ok := pageInk[c.Page]
+			if !ok {
+				txt, err := doc.PageText(c.Page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ink = inkOnly(txt)
+				pageInk[c.Page] = ink
+			}
+			if strings.Contains(ink, inkOnly(c.Text)) {
+				contiguous++
+				continue
+			}
+			// The content stream may interrupt a paragraph (a float placed
+			// in the middle); then each line must still be verbatim.
+			for _, l := range strings.Split(c.Text, "\n") {
+				lineChecked++
+				if !strings.Contains(ink, inkOnly(l)) {
+					t.Errorf("%s %s (page %d): line not in pdfium's page text: %q", name, c.ID, c.Page, l)
+				}
+			}
+		}
+		doc.Close()
+	}
+	t.Logf("%d chunks; %d found whole in pdfium's page text, the rest line by line (%d lines)", totalChunks, contiguous, lineChecked)
+	// Chunks not found whole are multi-line table cells whose content
+	// stream runs row by row; keep them rare.
+	if float64(contiguous) < 0.99*float64(totalChunks) {
+		t.Errorf("only %d of %d chunks are whole stretches of pdfium's page text", contiguous, totalChunks)
+	}
+	if totalChunks < 3000 {
+		t.Errorf("only %d chunks from the corpus", totalChunks)
+	}
+}
+
+// TestHyphenPolicy checks the documented line-end hyphen policy on the
+// corpus fixture made for it: pdfium's U+FFFE marker becomes "-" at the end
+// of a line, followed by the line break pdfium dropped.
+func TestHyphenPolicy(t *testing.T) {
+	shared := sharedDir(t)
+	data, err := os.ReadFile(filepath.Join(shared, "corpus", "pdf", "gr_dehypenisation1.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Extract(t.Context(), newEngine(t), data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, c := range res.Chunks {
+		texts = append(texts, c.Text)
+	}
+	sort.Strings(texts)
+	want := "We test the dehypenisa-\ntion of a short text."
+	if len(texts) != 1 || texts[0] != want {
+		t.Errorf("chunks = %q, want [%q]", texts, want)
+	}
+}

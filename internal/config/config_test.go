@@ -1,0 +1,219 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+	"github.com/google/go-cmp/cmp"
+)
+
+// env returns a getenv func over m.
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+// fakeHome points the user's home and cache folders at a temp folder.
+func fakeHome(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	return home
+}
+
+func TestDefaultsFileCreatedOnFirstRun(t *testing.T) {
+	home := fakeHome(t)
+	cfg, warnings, err := Resolve(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings for the default file: %v", warnings)
+	}
+	path := filepath.Join(home, ".crossmem", "config.toml")
+	want := &Config{
+		Home:        filepath.Join(home, "crossmem"),
+		ConfigPath:  path,
+		Pattern:     DefaultPattern,
+		OllamaModel: "llama3.2:3b",
+		CacheDir:    filepath.Join(home, ".cache", "crossmem"),
+	}
+	if diff := cmp.Diff(want, cfg); diff != "" {
+		t.Errorf("config (-want +got):\n%s", diff)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("config file not created: %v", err)
+	}
+	text := string(data)
+	// The seed's full reference: a [cite_key] table with the default
+	// pattern.
+	if !strings.Contains(text, "[cite_key]\n") || !strings.Contains(text, "\npattern = \"[auth:lower][year][shorttitle:1:nopunct]\"\n") {
+		t.Errorf("created file lacks the documented [cite_key] pattern:\n%s", text)
+	}
+	for _, want := range []string{"[network]", "contact_email = \"\"", "[llm]", "model = \"llama3.2:3b\"", "CROSSMEM_OLLAMA_MODEL", "OLLAMA_HOST", "CROSSMEM_CONTACT_EMAIL"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("created file lacks %q", want)
+		}
+	}
+	var f File
+	md, err := toml.Decode(text, &f)
+	if err != nil {
+		t.Fatalf("created file is not valid TOML: %v", err)
+	}
+	if len(md.Undecoded()) != 0 {
+		t.Errorf("created file has keys the loader ignores: %v", md.Undecoded())
+	}
+	if f.CiteKey.Pattern != DefaultPattern || f.LLM.Model != "llama3.2:3b" {
+		t.Errorf("created file decodes to %+v", f)
+	}
+
+	// A second run reads the file and does not rewrite it.
+	edited := strings.Replace(text, DefaultPattern, "[auth][year]", 1)
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err = Resolve(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Pattern != "[auth][year]" {
+		t.Errorf("pattern from the edited file = %q", cfg.Pattern)
+	}
+	if got, _ := os.ReadFile(path); string(got) != edited {
+		t.Error("the config file was rewritten on the second run")
+	}
+}
+
+func TestEnvOverrides(t *testing.T) {
+	home := fakeHome(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	file := `[cite_key]
+pattern = "[auth:lower][year]"
+
+[network]
+contact_email = "file@example.org"
+
+[llm]
+model = "from-file"
+`
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	cfg, warnings, err := Resolve(env(map[string]string{EnvConfig: path}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings: %v", warnings)
+	}
+	if cfg.ContactEmail != "file@example.org" || cfg.OllamaModel != "from-file" || cfg.Pattern != "[auth:lower][year]" {
+		t.Errorf("file values not used: %+v", cfg)
+	}
+	if cfg.Home != filepath.Join(home, "crossmem") {
+		t.Errorf("home = %s", cfg.Home)
+	}
+
+	cfg, _, err = Resolve(env(map[string]string{
+		EnvConfig:       path,
+		EnvHome:         filepath.Join(dir, "lib"),
+		EnvContactEmail: "env@example.org",
+		EnvOllamaModel:  "mistral",
+		EnvOllamaHost:   "127.0.0.1:9",
+		EnvArxivAPI:     "http://127.0.0.1:1/api/query",
+		EnvArxivPDF:     "http://127.0.0.1:1/pdf",
+		EnvCrossrefAPI:  "http://127.0.0.1:1",
+		EnvCacheDir:     filepath.Join(dir, "cache"),
+		EnvLog:          "DEBUG",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Config{
+		Home:         filepath.Join(dir, "lib"),
+		ConfigPath:   path,
+		Pattern:      "[auth:lower][year]", // no environment variable for it
+		ContactEmail: "env@example.org",
+		OllamaHost:   "127.0.0.1:9",
+		OllamaModel:  "mistral",
+		ArxivAPI:     "http://127.0.0.1:1/api/query",
+		ArxivPDF:     "http://127.0.0.1:1/pdf",
+		CrossrefAPI:  "http://127.0.0.1:1",
+		CacheDir:     filepath.Join(dir, "cache"),
+		LogLevel:     "debug",
+	}
+	if diff := cmp.Diff(want, cfg); diff != "" {
+		t.Errorf("config (-want +got):\n%s", diff)
+	}
+}
+
+func TestTildeExpansion(t *testing.T) {
+	home := fakeHome(t)
+	cfg, _, err := Resolve(env(map[string]string{EnvHome: "~/papers", EnvConfig: "~/cfg/crossmem.toml"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Home != filepath.Join(home, "papers") || cfg.ConfigPath != filepath.Join(home, "cfg", "crossmem.toml") {
+		t.Errorf("home %s config %s", cfg.Home, cfg.ConfigPath)
+	}
+	if _, err := os.Stat(filepath.Join(home, "cfg", "crossmem.toml")); err != nil {
+		t.Errorf("config file not created at the expanded path: %v", err)
+	}
+}
+
+func TestMalformedFile(t *testing.T) {
+	fakeHome(t)
+	path := filepath.Join(t.TempDir(), "config.toml")
+	content := "[cite_key]\npattern = \"[auth][year]\"\n\n[llm]\nmodel = \n"
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := Resolve(env(map[string]string{EnvConfig: path}))
+	if err == nil {
+		t.Fatal("malformed config accepted")
+	}
+	msg := err.Error()
+	for _, want := range []string{path, "line 5"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error does not contain %q: %s", want, msg)
+		}
+	}
+	if got, _ := os.ReadFile(path); string(got) != content {
+		t.Error("a malformed config file was overwritten")
+	}
+
+	// A config path that is a folder is an error too, not a silent default.
+	_, _, err = Resolve(env(map[string]string{EnvConfig: t.TempDir()}))
+	if err == nil {
+		t.Error("a folder as config file was accepted")
+	}
+}
+
+func TestUnknownKeyWarning(t *testing.T) {
+	fakeHome(t)
+	path := filepath.Join(t.TempDir(), "config.toml")
+	content := "[cite_key]\npatern = \"[auth][year]\"\n"
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, warnings, err := Resolve(env(map[string]string{EnvConfig: path}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Pattern != DefaultPattern {
+		t.Errorf("pattern = %q; a misspelt key must leave the default", cfg.Pattern)
+	}
+	if len(warnings) != 1 {
+		t.Fatalf("warnings = %q; want one", warnings)
+	}
+	for _, want := range []string{path, `"cite_key.patern"`, "unknown key"} {
+		if !strings.Contains(warnings[0], want) {
+			t.Errorf("warning %q does not contain %q", warnings[0], want)
+		}
+	}
+}

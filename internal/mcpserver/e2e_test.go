@@ -1,0 +1,372 @@
+// End-to-end tests of the built binary: `crossmem mcp serve` over real
+// stdio, spoken to in raw JSON-RPC frames and by the official MCP
+// TypeScript client (test/mcp-e2e/client.mjs).
+package mcpserver_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/crossmem/crossmem/internal/cli"
+)
+
+var binary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// buildBinary builds cmd/crossmem once for the package's tests.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	root := repoRoot(t)
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH: cannot build cmd/crossmem")
+	}
+	binary.once.Do(func() {
+		start := time.Now()
+		out := filepath.Join(testDir, "bin", "crossmem")
+		cmd := exec.Command(goTool, "build", "-o", out, "./cmd/crossmem")
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			binary.err = fmt.Errorf("go build ./cmd/crossmem: %v\n%s", err, b)
+			return
+		}
+		binary.path = out
+		t.Logf("built %s in %v", out, time.Since(start).Round(time.Millisecond))
+	})
+	if binary.err != nil {
+		t.Fatal(binary.err)
+	}
+	return binary.path
+}
+
+// processEnv is this process's environment without crossmem's variables,
+// plus the library's (and extra, "K=V").
+func (l library) processEnv(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CROSSMEM_") && !strings.HasPrefix(kv, "OLLAMA_") {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range l.env() {
+		env = append(env, k+"="+v)
+	}
+	return append(env, extra...)
+}
+
+// runBinary runs the built crossmem on the library and returns its stdout.
+func (l library) runBinary(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), bin, args...)
+	cmd.Env = l.processEnv()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("crossmem %s: %v\nstderr:\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// TestServeStdout speaks raw JSON-RPC to `crossmem mcp serve` over its
+// stdin/stdout: every stdout line is a JSON-RPC 2.0 frame, logs go to
+// stderr, and closing stdin is a clean shutdown (exit 0).
+func TestServeStdout(t *testing.T) {
+	lib := copyLibrary(t, fixtureLibrary(t))
+	bin := buildBinary(t)
+	// A .md file that is not a note: the server logs a warning (to stderr)
+	// and serves the others.
+	if err := os.WriteFile(filepath.Join(lib.wikiDir(), "README.md"), []byte("# Not a note\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "mcp", "serve")
+	cmd.Env = lib.processEnv("CROSSMEM_LOG=info")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer // read only after Wait
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+
+	var all []string // every stdout line, in order
+	type frame struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  string          `json:"method"`
+		Result  json.RawMessage `json:"result"`
+		Error   *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	send := func(msg string) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, msg+"\n"); err != nil {
+			t.Fatalf("writing %s: %v", msg, err)
+		}
+	}
+	// await reads stdout until the response to id. Stdin stays open until
+	// every reply has arrived (go-sdk#1061: a reply to a request sent just
+	// before stdin closes can be lost).
+	await := func(id int) frame {
+		t.Helper()
+		for {
+			select {
+			case line, ok := <-lines:
+				if !ok {
+					cancel()
+					_ = cmd.Wait()
+					t.Fatalf("stdout closed before the response to id %d; stderr:\n%s", id, stderr.String())
+				}
+				all = append(all, line)
+				var f frame
+				if err := json.Unmarshal([]byte(line), &f); err != nil {
+					continue // reported below with every other line
+				}
+				if string(f.ID) == fmt.Sprint(id) && f.Method == "" {
+					return f
+				}
+			case <-ctx.Done():
+				t.Fatalf("no response to id %d", id)
+			}
+		}
+	}
+	request := func(id int, method, params string) frame {
+		t.Helper()
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`, id, method, params))
+		return await(id)
+	}
+
+	f := request(1, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw-test","version":"0"}}`)
+	var init struct {
+		ServerInfo struct{ Name, Version string } `json:"serverInfo"`
+	}
+	if f.Error != nil || json.Unmarshal(f.Result, &init) != nil || init.ServerInfo.Name != "crossmem" || init.ServerInfo.Version != cli.Version {
+		t.Errorf("initialize: result %s, error %+v", f.Result, f.Error)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	f = request(2, "tools/list", `{}`)
+	if f.Error != nil || !strings.Contains(string(f.Result), `"crossmem_cite"`) || !strings.Contains(string(f.Result), `"crossmem_recall"`) {
+		t.Errorf("tools/list: result %.300s, error %+v", f.Result, f.Error)
+	}
+
+	type toolResult struct {
+		IsError bool `json:"isError"`
+		Content []struct{ Type, Text string }
+	}
+	tool := func(id int, name, args string) toolResult {
+		t.Helper()
+		f := request(id, "tools/call", fmt.Sprintf(`{"name":%q,"arguments":%s}`, name, args))
+		var r toolResult
+		if f.Error != nil || json.Unmarshal(f.Result, &r) != nil || len(r.Content) != 1 {
+			t.Fatalf("tools/call %s %s: result %.300s, error %+v", name, args, f.Result, f.Error)
+		}
+		return r
+	}
+	r := tool(3, "crossmem_cite", `{"cite_key":"`+changKey+`","format":"apa"}`)
+	if want := noteCitations(t, lib.notePath(t, changKey))["APA"]; r.IsError || r.Content[0].Text != want {
+		t.Errorf("crossmem_cite apa: isError %v, text %q, want %q", r.IsError, r.Content[0].Text, want)
+	}
+	r = tool(4, "crossmem_recall", `{"query":"`+changPhrase+`","limit":2}`)
+	if r.IsError || !strings.HasPrefix(r.Content[0].Text, "1. ["+changKey+"] ") {
+		t.Errorf("crossmem_recall: isError %v, text %.300s", r.IsError, r.Content[0].Text)
+	}
+	r = tool(5, "crossmem_cite", `{"cite_key":"chang2023"}`)
+	if !r.IsError || !strings.Contains(r.Content[0].Text, "Did you mean:\n- "+changKey+" — ") {
+		t.Errorf("crossmem_cite unknown key: isError %v, text %q", r.IsError, r.Content[0].Text)
+	}
+	if f := request(6, "crossmem/no-such-method", `{}`); f.Error == nil || f.Error.Code != -32601 {
+		t.Errorf("unknown method: want JSON-RPC error -32601 (method not found), got result %s, error %+v", f.Result, f.Error)
+	}
+
+	// Every reply has arrived: end the session.
+	if err := stdin.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for line := range lines {
+		all = append(all, line)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		t.Fatalf("mcp serve did not exit after stdin closed; stderr:\n%s", stderr.String())
+	case errors.As(err, &ee):
+		t.Errorf("mcp serve exited with %d after stdin closed, want 0; stderr:\n%s", ee.ExitCode(), stderr.String())
+	case err != nil:
+		t.Fatal(err)
+	}
+
+	for i, line := range all {
+		var f frame
+		if err := json.Unmarshal([]byte(line), &f); err != nil || f.JSONRPC != "2.0" {
+			t.Errorf("stdout line %d is not a JSON-RPC 2.0 frame: %q", i+1, line)
+		}
+	}
+	if len(all) < 6 {
+		t.Errorf("stdout has %d lines, want at least the 6 responses", len(all))
+	}
+	logs := stderr.String()
+	for _, want := range []string{"crossmem MCP server ready", "skipping unreadable wiki note", "README.md"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("stderr lacks %q; stderr:\n%s", want, logs)
+		}
+	}
+}
+
+// e2eOutput is what test/mcp-e2e/client.mjs prints.
+type e2eOutput struct {
+	OK       bool     `json:"ok"`
+	Failures []string `json:"failures"`
+	Server   struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"server"`
+	Tools []struct {
+		Name     string   `json:"name"`
+		Required []string `json:"required"`
+	} `json:"tools"`
+	Cite map[string]struct {
+		IsError bool   `json:"isError"`
+		Text    string `json:"text"`
+	} `json:"cite"`
+	Recall struct {
+		IsError           bool         `json:"isError"`
+		Text              string       `json:"text"`
+		StructuredContent recallOutput `json:"structuredContent"`
+	} `json:"recall"`
+	UnknownKey struct {
+		CiteKey string `json:"cite_key"`
+		IsError bool   `json:"isError"`
+		Text    string `json:"text"`
+	} `json:"unknown_key"`
+	NoResults struct {
+		Query   string `json:"query"`
+		IsError bool   `json:"isError"`
+		Text    string `json:"text"`
+	} `json:"no_results"`
+}
+
+// TestTypeScriptClient runs the official MCP TypeScript client against the
+// built binary serving a library prepared by the binary itself.
+func TestTypeScriptClient(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not on PATH: this end-to-end test runs the official MCP TypeScript client (Node 20+; then run npm ci in test/mcp-e2e)")
+	}
+	dir := filepath.Join(repoRoot(t), "test", "mcp-e2e")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		t.Skipf("test/mcp-e2e/node_modules is missing the MCP TypeScript SDK: run npm ci in test/mcp-e2e (%v)", err)
+	}
+	pdf := corpusPDF(t, changPDF)
+	bin := buildBinary(t)
+
+	lib := library{Home: filepath.Join(t.TempDir(), "home")}
+	if out := lib.runBinary(t, bin, "capture", pdf, "--cite-key", changKey); !strings.Contains(out, "cite_key: "+changKey) {
+		t.Fatalf("capture printed %q, want cite_key: %s", out, changKey)
+	}
+	lib.runBinary(t, bin, "compile", changKey, "--no-llm")
+	notePath := lib.notePath(t, changKey)
+	citations := noteCitations(t, notePath)
+
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), bin, changKey, changPhrase)
+	cmd.Dir = dir
+	cmd.Env = lib.processEnv()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	var got e2eOutput
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("client.mjs: %v; stdout is not one JSON object (%v):\n%s\nstderr:\n%s", runErr, err, stdout.String(), stderr.String())
+	}
+	if runErr != nil || !got.OK || len(got.Failures) > 0 {
+		t.Errorf("client.mjs: %v, ok=%v, failures:\n%s\nstderr:\n%s", runErr, got.OK, strings.Join(got.Failures, "\n"), stderr.String())
+	}
+
+	if got.Server.Name != "crossmem" || got.Server.Version != cli.Version {
+		t.Errorf("server = %+v, want crossmem %s", got.Server, cli.Version)
+	}
+	if len(got.Tools) != 2 {
+		t.Errorf("tools = %+v, want crossmem_cite and crossmem_recall", got.Tools)
+	}
+	for _, f := range []struct{ name, heading string }{{"apa", "APA"}, {"bibtex", "BibTeX"}, {"default", "BibTeX"}} {
+		if c := got.Cite[f.name]; c.IsError || c.Text != citations[f.heading] {
+			t.Errorf("crossmem_cite %s: isError %v, text\n%s\nwant the note's %s section:\n%s", f.name, c.IsError, c.Text, f.heading, citations[f.heading])
+		}
+	}
+	if !strings.HasPrefix(got.Cite["bibtex"].Text, "@") {
+		t.Errorf("BibTeX does not start with @: %q", got.Cite["bibtex"].Text)
+	}
+
+	res := got.Recall.StructuredContent.Results
+	if got.Recall.IsError || len(res) == 0 {
+		t.Fatalf("crossmem_recall: isError %v, text %q", got.Recall.IsError, got.Recall.Text)
+	}
+	if res[0].CiteKey != changKey || res[0].Link != "file://"+filepath.ToSlash(notePath) {
+		t.Errorf("crossmem_recall first result: [%s] %s, want [%s] file://%s", res[0].CiteKey, res[0].Link, changKey, notePath)
+	}
+	if !strings.HasPrefix(got.Recall.Text, "1. ["+changKey+"] ") {
+		t.Errorf("crossmem_recall text: %.200q", got.Recall.Text)
+	}
+
+	title := lineAfter(t, notePath, "# ")
+	if want := "Error: cite_key '" + got.UnknownKey.CiteKey + "' not found. Did you mean:\n- " + changKey + " — " + title; !got.UnknownKey.IsError || got.UnknownKey.Text != want {
+		t.Errorf("unknown cite key: isError %v, text\n%s\nwant\n%s", got.UnknownKey.IsError, got.UnknownKey.Text, want)
+	}
+	if want := "No results for query: '" + got.NoResults.Query + "'"; got.NoResults.IsError || got.NoResults.Text != want || got.NoResults.Query == "" {
+		t.Errorf("no results: isError %v, text %q, want %q", got.NoResults.IsError, got.NoResults.Text, want)
+	}
+}
+
+// lineAfter returns the rest of the first line of path starting with
+// prefix.
+func lineAfter(t *testing.T, path, prefix string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			return rest
+		}
+	}
+	t.Fatalf("%s: no line starting with %q", path, prefix)
+	return ""
+}
