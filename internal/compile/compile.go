@@ -170,24 +170,13 @@ func StyleHeading(s citation.Style) string {
 // Extract reads every page of a PDF and chunks it. progress, if set, is
 // called with ("page", i, n) after page i of n.
 func Extract(ctx context.Context, e *pdf.Engine, data []byte, progress func(stage string, i, n int)) (chunk.Result, error) {
-	doc, err := e.OpenBytes(data)
+	var pp func(done, total int)
+	if progress != nil {
+		pp = func(done, total int) { progress("page", done, total) }
+	}
+	pages, err := e.Pages(ctx, data, pp)
 	if err != nil {
 		return chunk.Result{}, err
-	}
-	defer doc.Close()
-	pages := make([]*pdf.Page, 0, doc.NumPages())
-	for i := 1; i <= doc.NumPages(); i++ {
-		if err := ctx.Err(); err != nil {
-			return chunk.Result{}, err
-		}
-		p, err := doc.Page(i)
-		if err != nil {
-			return chunk.Result{}, err
-		}
-		pages = append(pages, p)
-		if progress != nil {
-			progress("page", i, doc.NumPages())
-		}
 	}
 	st := layout.DocumentStats(pages)
 	laid := make([]*layout.Page, len(pages))
