@@ -45,7 +45,9 @@ func bibtex(rec *metadata.Record, it item, key string) (string, error) {
 	case kindConference:
 		typ, venue = "inproceedings", "booktitle"
 	case kindBook:
-		typ = "book"
+		if strings.TrimSpace(rec.Type) != "" {
+			typ = "book"
+		} // a work of unknown type (a PDF's own metadata) stays @misc
 	case kindChapter:
 		typ, venue = "incollection", "booktitle"
 	case kindReport:

@@ -559,13 +559,25 @@ func classify(b *Block, st Stats) {
 	switch {
 	case bold, size >= st.BodySize*1.4:
 		b.Kind = Heading
-	case bigger && (upper || len(b.Lines) == 1 && words <= 10 && !strings.ContainsAny(flat, ".;")):
+	case bigger && (upper || len(b.Lines) == 1 && words <= 10 && !strings.ContainsAny(flat, ".;@") && hasLowerWord(flat)):
 		b.Kind = Heading
 	case numbered && (bigger || upper) && words <= 12:
 		b.Kind = Heading
 	case named && (upper || bigger || len(b.Lines) == 1 && words <= 3):
 		b.Kind = Heading
 	}
+}
+
+// hasLowerWord reports whether some word starts with a lower-case letter:
+// "Pubertal development in TS" is a heading, "Joseph Chee Chang" (an
+// author name on a title page) is not.
+func hasLowerWord(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if r := []rune(w)[0]; unicode.IsLower(r) {
+			return true
+		}
+	}
+	return false
 }
 
 func isUpper(s string) bool {

@@ -140,7 +140,8 @@ func (s *Server) cite(ctx context.Context, _ *mcp.CallToolRequest, in CiteInput)
 	if !ok {
 		return errorResult(fmt.Sprintf("unknown format '%s'. Use one of: %s", format, FormatNames())), CiteOutput{}, nil
 	}
-	text, err := s.Store.Cite(strings.TrimSpace(in.CiteKey), heading)
+	key := strings.TrimSpace(in.CiteKey)
+	text, err := s.Store.Cite(key, heading)
 	if err != nil {
 		var nf *wiki.NotFoundError
 		var ff *wiki.FormatNotFoundError
@@ -150,7 +151,7 @@ func (s *Server) cite(ctx context.Context, _ *mcp.CallToolRequest, in CiteInput)
 		return nil, CiteOutput{}, err
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}},
-		CiteOutput{CiteKey: in.CiteKey, Format: strings.ToLower(format), Citation: text}, nil
+		CiteOutput{CiteKey: key, Format: strings.ToLower(format), Citation: text}, nil
 }
 
 func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
