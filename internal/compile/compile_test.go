@@ -1,0 +1,243 @@
+package compile
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/library"
+	"github.com/crossmem/crossmem/internal/llm"
+	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/note"
+	"github.com/crossmem/crossmem/internal/verify"
+)
+
+// newPaper puts a corpus PDF into a fresh library as if captured, with
+// the given metadata, and returns the library and the paper.
+func newPaper(t *testing.T, file string, rec metadata.Record) (*library.Library, *library.Paper) {
+	t.Helper()
+	shared := sharedDir(t)
+	lib, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(shared, "corpus", "pdf", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := lib.NewPaper("shen2023summarization", 1700000000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	rec.Normalize()
+	p.Sidecar = library.Sidecar{CiteKey: p.CiteKey, Title: rec.Title, PDFSHA256: hex.EncodeToString(sum[:]),
+		CapturedAt: "1700000000", Metadata: rec}
+	if err := library.WriteFileAtomic(p.PDFPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := lib.WriteSidecar(p); err != nil {
+		t.Fatal(err)
+	}
+	return lib, p
+}
+
+func record() metadata.Record {
+	r := metadata.Record{
+		Type:    "article",
+		Title:   "Beyond Summarization: Designing AI Support for Real-World Expository Writing Tasks",
+		Authors: []metadata.Name{{Family: "Shen", Given: "Zejiang"}, {Family: "August", Given: "Tal"}},
+		Issued:  metadata.Date{Year: 2023, Month: 4, Day: 5},
+		ArxivID: "2304.02623", ArxivVersion: 1, DOI: "10.48550/arXiv.2304.02623",
+	}
+	r.SetSource(metadata.FieldTitle, metadata.SourceArxiv)
+	return r
+}
+
+// fakeOllama answers /api/tags and /api/generate like Ollama, counting
+// generate calls.
+func fakeOllama(t *testing.T, calls *atomic.Int64, fail bool) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/tags":
+			json.NewEncoder(w).Encode(map[string]any{"models": []map[string]string{{"name": "llama3.2:3b"}}})
+		case "/api/generate":
+			calls.Add(1)
+			if fail {
+				http.Error(w, "model crashed", http.StatusInternalServerError)
+				return
+			}
+			var req struct{ Prompt string }
+			json.NewDecoder(r.Body).Decode(&req)
+			reply, _ := json.Marshal(map[string]string{"paraphrase": "A restatement.\nWith a newline.", "implication": "It matters."})
+			json.NewEncoder(w).Encode(map[string]string{"response": string(reply)})
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestRunWritesNoteAndReusesAnnotations(t *testing.T) {
+	lib, p := newPaper(t, "pm_2304.02623v1.pdf", record())
+	var calls atomic.Int64
+	srv := fakeOllama(t, &calls, false)
+	client := llm.New(srv.URL, "")
+	if err := client.Check(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t)
+	var pagesSeen int
+	res, err := Run(t.Context(), lib, p.CiteKey, Options{Engine: e, Annotator: client, Progress: func(stage string, i, n int) {
+		if stage == "page" {
+			pagesSeen = i
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pagesSeen != 4 {
+		t.Errorf("progress reached page %d, want 4", pagesSeen)
+	}
+	data, err := os.ReadFile(p.NotePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := note.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm := n.Front
+	if fm.CiteKey != p.CiteKey || fm.Year != 2023 || fm.ArxivID != "2304.02623" || fm.Pages != 4 ||
+		fm.Chunks != len(n.Chunks) || fm.Parser != "pdfium" || fm.Raw != "raw/1700000000_shen2023summarization.pdf" ||
+		fm.PDFSHA256 != p.PDFSHA256 || fm.WikiFormat != note.FormatVersion || strings.Join(fm.Authors, ";") != "Zejiang Shen;Tal August" {
+		t.Errorf("frontmatter = %+v", fm)
+	}
+	for _, style := range []string{"APA", "MLA", "Chicago", "IEEE", "BibTeX"} {
+		if s, ok := n.Citation(style); !ok || s == "" {
+			t.Errorf("note has no %s citation", style)
+		}
+	}
+	annotated := 0
+	for _, c := range n.Chunks {
+		if c.Type == chunk.TypeHeading && c.Paraphrase != "" {
+			t.Errorf("heading %s was annotated", c.ID)
+		}
+		if c.Paraphrase != "" {
+			annotated++
+			if c.Paraphrase != "A restatement. With a newline." || c.Implication != "It matters." {
+				t.Errorf("chunk %s annotation = %q / %q", c.ID, c.Paraphrase, c.Implication)
+			}
+		}
+	}
+	if annotated == 0 || int64(annotated) != calls.Load() || res.Annotated != annotated {
+		t.Errorf("annotated %d chunks, %d model calls, result says %d", annotated, calls.Load(), res.Annotated)
+	}
+	if r := verify.Files([]string{p.NotePath}); !r.Clean() {
+		t.Errorf("fresh note does not verify: %+v", r)
+	}
+
+	// Re-compiling asks the model nothing for unchanged chunks and keeps the
+	// note byte for byte.
+	before := calls.Load()
+	res2, err := Run(t.Context(), lib, p.CiteKey, Options{Engine: e, Annotator: client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != before || res2.Reused != annotated || res2.Annotated != 0 {
+		t.Errorf("re-compile made %d model calls, reused %d (want 0, %d)", calls.Load()-before, res2.Reused, annotated)
+	}
+	again, _ := os.ReadFile(p.NotePath)
+	if string(again) != string(data) {
+		t.Error("re-compiling an unchanged paper changed the note")
+	}
+	entries, _ := os.ReadDir(lib.WikiDir())
+	if len(entries) != 1 {
+		t.Errorf("wiki folder has %d files after two compiles, want 1 (no temp files left)", len(entries))
+	}
+}
+
+func TestRunFailingModelStillWritesNote(t *testing.T) {
+	lib, p := newPaper(t, "pm_2304.02623v1.pdf", record())
+	var calls atomic.Int64
+	srv := fakeOllama(t, &calls, true)
+	res, err := Run(t.Context(), lib, p.CiteKey, Options{Engine: newEngine(t), Annotator: llm.New(srv.URL, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failed == 0 || res.LLMError == nil || res.Annotated != 0 {
+		t.Errorf("failed=%d err=%v annotated=%d", res.Failed, res.LLMError, res.Annotated)
+	}
+	if calls.Load() > 3 {
+		t.Errorf("kept asking a failing model: %d calls", calls.Load())
+	}
+	if _, err := os.Stat(p.NotePath); err != nil {
+		t.Errorf("note not written: %v", err)
+	}
+}
+
+func TestRunRefusesChangedPDF(t *testing.T) {
+	lib, p := newPaper(t, "pm_2304.02623v1.pdf", record())
+	f, err := os.OpenFile(p.PDFPath, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n% appended\n")
+	f.Close()
+	_, err = Run(t.Context(), lib, p.CiteKey, Options{Engine: newEngine(t)})
+	if !errors.Is(err, ErrPDFChanged) {
+		t.Fatalf("err = %v, want ErrPDFChanged", err)
+	}
+	if _, err := os.Stat(p.NotePath); !os.IsNotExist(err) {
+		t.Error("a note was written for a changed PDF")
+	}
+}
+
+func TestRunUnknownKey(t *testing.T) {
+	lib, _ := newPaper(t, "pm_2304.02623v1.pdf", record())
+	_, err := Run(t.Context(), lib, "nosuchkey2020", Options{Engine: newEngine(t)})
+	if !errors.Is(err, library.ErrNotFound) {
+		t.Fatalf("err = %v, want library.ErrNotFound", err)
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	lib, p := newPaper(t, "pm_2304.02623v1.pdf", record())
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := Run(ctx, lib, p.CiteKey, Options{Engine: newEngine(t)})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(p.NotePath); !os.IsNotExist(err) {
+		t.Error("a cancelled compile wrote a note")
+	}
+}
+
+func TestLLMCheckUnavailable(t *testing.T) {
+	// A port nothing listens on: Check must fail fast with advice.
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	start := time.Now()
+	err := llm.New(url, "").Check(t.Context())
+	if !errors.Is(err, llm.ErrUnavailable) || !strings.Contains(err.Error(), "ollama serve") {
+		t.Errorf("Check = %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Error("Check took too long")
+	}
+}
