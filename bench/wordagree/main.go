@@ -23,6 +23,11 @@
 //     "16t²"), so this metric shows whether the text is the same apart from
 //     such splits.
 //
+// As an order diagnostic (not part of the pass/fail) it also reports the
+// share of our adjacent word pairs that are adjacent in poppler's text and
+// lists pages below 80 %: bags of words do not see scrambled or interleaved
+// text.
+//
 // Pages that the extractor marks unquotable (chunk.Result.Unquotable:
 // image-only pages, scrambled text layers) are left out on both sides and
 // listed with their reason; files with no quotable page are listed as

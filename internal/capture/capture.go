@@ -92,6 +92,9 @@ func Run(ctx context.Context, lib *library.Library, input string, o Options) (*R
 	}
 	id, err := identifier.Classify(input, nil)
 	if err != nil {
+		if looksLikePath(input) {
+			return nil, fmt.Errorf("%s: no such file (%w)", input, err)
+		}
 		return nil, err
 	}
 	if o.DOI != "" {
@@ -426,6 +429,16 @@ func sameWork(p *library.Paper, rec *metadata.Record) bool {
 		return p.Metadata.ArxivID == rec.ArxivID && p.Metadata.ArxivVersion == rec.ArxivVersion
 	}
 	return rec.DOI != "" && p.Metadata.ArxivID == "" && identifier.NormalizeDOI(p.Metadata.DOI) == identifier.NormalizeDOI(rec.DOI)
+}
+
+// looksLikePath reports whether s was probably meant as a local file: it
+// ends in .pdf or contains a path separator, and is no URL.
+func looksLikePath(s string) bool {
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, "://") {
+		return false
+	}
+	return strings.HasSuffix(strings.ToLower(s), ".pdf") || strings.ContainsRune(s, filepath.Separator)
 }
 
 func versioned(id string, v int) string {

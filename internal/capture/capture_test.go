@@ -858,3 +858,68 @@ func TestCiteKeyIsSafeFileName(t *testing.T) {
 		})
 	}
 }
+
+func TestArxivDOIUsesArxiv(t *testing.T) {
+	env := newEnv(t)
+	env.srv.arxiv["2104.12255"] = response{body: apiRecording(t, "arxiv/2104.12255v1.xml")}
+	env.srv.pdfs["2104.12255v1"] = response{body: corpusPDF(t, "gr_dehypenisation1.pdf")}
+
+	// Crossref does not know arXiv's DataCite DOIs; the capture must go to
+	// the arXiv API instead.
+	res, err := Run(t.Context(), env.lib, "https://doi.org/10.48550/arXiv.2104.12255", env.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Input.Kind != identifier.KindArxiv || res.Paper.Metadata.ArxivID != "2104.12255" || res.Paper.Metadata.ArxivVersion != 1 {
+		t.Errorf("kind %v arXiv %q v%d", res.Input.Kind, res.Paper.Metadata.ArxivID, res.Paper.Metadata.ArxivVersion)
+	}
+	for k := range env.srv.hits {
+		if strings.HasPrefix(k, "/works/") {
+			t.Errorf("Crossref asked for an arXiv DOI: %s", k)
+		}
+	}
+	if res.Paper.Sidecar.Source.Kind != "arxiv" {
+		t.Errorf("source kind = %q", res.Paper.Sidecar.Source.Kind)
+	}
+}
+
+func TestConcurrentCapturesOfOnePaperWriteOnce(t *testing.T) {
+	env := newEnv(t)
+	env.srv.arxiv["2104.12255v1"] = response{body: apiRecording(t, "arxiv/2104.12255v1.xml")}
+	env.srv.pdfs["2104.12255v1"] = response{body: corpusPDF(t, "gr_dehypenisation1.pdf")}
+	const n = 3
+	opts := make([]Options, n)
+	for i := range opts {
+		opts[i] = env.options(t, openEngine(t))
+	}
+	results := make([]*Result, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			results[i], errs[i] = Run(t.Context(), env.lib, "2104.12255v1", opts[i])
+		})
+	}
+	close(start)
+	wg.Wait()
+	created := 0
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("capture %d: %v", i, errs[i])
+		}
+		if !results[i].Existing {
+			created++
+		}
+		if results[i].Paper.CiteKey != results[0].Paper.CiteKey {
+			t.Errorf("capture %d: key %q; capture 0: %q", i, results[i].Paper.CiteKey, results[0].Paper.CiteKey)
+		}
+	}
+	if created != 1 {
+		t.Errorf("%d captures wrote the paper; want exactly 1", created)
+	}
+	if got := env.rawFiles(t); len(got) != 2 {
+		t.Errorf("raw/ = %v; want one PDF and one sidecar", got)
+	}
+}

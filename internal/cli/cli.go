@@ -224,6 +224,7 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 	}
 	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "no progress output on stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	groupCommand(root)
 	root.AddCommand(
 		newCaptureCommand(a),
 		newCompileCommand(a),
@@ -233,6 +234,24 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 		newMCPCommand(a),
 	)
 	return root
+}
+
+// groupCommand makes cmd, a command that only holds subcommands, print
+// its help when run bare and treat an unknown subcommand as a usage error
+// (exit 2) with cobra's "did you mean" suggestions; cobra's own check would
+// make it a plain error (exit 1).
+func groupCommand(cmd *cobra.Command) {
+	cmd.Args = args(func(cmd *cobra.Command, a []string) error {
+		if len(a) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", a[0], cmd.CommandPath())
+		if s := cmd.SuggestionsFor(a[0]); len(s) > 0 {
+			msg += "; did you mean " + strings.Join(s, " or ") + "?"
+		}
+		return errors.New(msg)
+	})
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 }
 
 // args wraps a cobra argument validator so that its errors are usage

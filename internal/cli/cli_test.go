@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -105,27 +107,27 @@ func sharedDir(t *testing.T) string {
 
 // scriptPDFs are the corpus PDFs every script finds in $WORK.
 var scriptPDFs = map[string]string{
-	"paper.pdf":  "pm_2304.02623v1.pdf",   // 4 pages, title/author/date in its metadata
+	"paper.pdf":  "pm_2304.02623v1.pdf",    // 4 pages, title/author/date in its metadata
 	"nometa.pdf": "gr_dehypenisation1.pdf", // 1 page, no usable metadata
 	"scan.pdf":   "dl_ocr_test.pdf",        // 1 image-only page, no text layer
 }
 
 // unusedAddr returns a local address nothing listens on.
-func unusedAddr(t *testing.T) string {
-	t.Helper()
+func unusedAddr() (string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	addr := l.Addr().String()
-	l.Close()
-	return addr
+	return addr, l.Close()
 }
 
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	shared := sharedDir(t)
 	warmPDFium(t)
 	pdfDir := filepath.Join(shared, "corpus", "pdf")
+	api := fakeAPI(t, shared)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
@@ -146,16 +148,19 @@ func TestScripts(t *testing.T) {
 			if err := os.Symlink(wazeroDir, filepath.Join(cache, "wazero")); err != nil {
 				return err
 			}
-			// Nothing answers at dead: Ollama is "not running" and no
-			// script can reach arXiv or Crossref by accident.
-			dead := "http://" + unusedAddr(t)
+			// Nothing answers at dead: Ollama is "not running". arXiv
+			// and Crossref are the recordings api serves.
+			dead, err := unusedAddr()
+			if err != nil {
+				return err
+			}
 			env.Setenv("CROSSMEM_HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("CROSSMEM_CONFIG", filepath.Join(env.WorkDir, "config.toml"))
 			env.Setenv("CROSSMEM_CACHE", cache)
-			env.Setenv("OLLAMA_HOST", dead)
-			env.Setenv("CROSSMEM_ARXIV_API", dead+"/api/query")
-			env.Setenv("CROSSMEM_ARXIV_PDF", dead+"/pdf")
-			env.Setenv("CROSSMEM_CROSSREF_API", dead)
+			env.Setenv("OLLAMA_HOST", "http://"+dead)
+			env.Setenv("CROSSMEM_ARXIV_API", api.URL+"/api/query")
+			env.Setenv("CROSSMEM_ARXIV_PDF", api.URL+"/pdf")
+			env.Setenv("CROSSMEM_CROSSREF_API", api.URL)
 			env.Setenv(envExitFile, filepath.Join(env.WorkDir, ".exitcode"))
 			return nil
 		},
@@ -168,6 +173,51 @@ func TestScripts(t *testing.T) {
 			"mutate-note": cmdMutateNote,
 		},
 	})
+}
+
+// fakeAPI serves recorded arXiv and Crossref responses, and a corpus PDF
+// as the arXiv PDF of 2104.12255v1; everything else is 404.
+func fakeAPI(t *testing.T, shared string) *httptest.Server {
+	t.Helper()
+	read := func(rel string) []byte {
+		data, err := os.ReadFile(filepath.Join(shared, "corpus", rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	arxiv := map[string][]byte{
+		"2104.12255v1": read("api/arxiv/2104.12255v1.xml"),
+		"2104.12255":   read("api/arxiv/2104.12255v1.xml"),
+	}
+	pdfs := map[string][]byte{
+		"2104.12255v1": read("pdf/gr_dehypenisation1.pdf"),
+	}
+	works := map[string][]byte{
+		"10.1016/j.tcs.2015.06.001": read("api/crossref/10.1016_j.tcs.2015.06.001.json"),
+		"10.1145/3184558.3186235":   read("api/crossref/10.1145_3184558.3186235.json"),
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body []byte
+		switch {
+		case r.URL.Path == "/api/query":
+			body = arxiv[r.URL.Query().Get("id_list")]
+			w.Header().Set("Content-Type", "application/atom+xml")
+		case strings.HasPrefix(r.URL.Path, "/pdf/"):
+			body = pdfs[strings.TrimPrefix(r.URL.Path, "/pdf/")]
+			w.Header().Set("Content-Type", "application/pdf")
+		case strings.HasPrefix(r.URL.Path, "/works/"):
+			body = works[strings.TrimPrefix(r.URL.Path, "/works/")]
+			w.Header().Set("Content-Type", "application/json")
+		}
+		if body == nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // exitcode N: the last crossmem command exited with status N.
@@ -202,8 +252,9 @@ func cmdLsdir(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	entries, err := os.ReadDir(ts.MkAbs(args[0]))
 	ts.Check(err)
+	out := ts.Stdout() // even when empty, so stdout is not the previous command's
 	for _, e := range entries {
-		fmt.Fprintln(ts.Stdout(), e.Name())
+		fmt.Fprintln(out, e.Name())
 	}
 }
 
@@ -324,6 +375,7 @@ func cmdMutateNote(ts *testscript.TestScript, neg bool, args []string) {
 // The helper commands are tested too: a script passing because a helper
 // checks nothing would prove nothing.
 func TestHelperCommands(t *testing.T) {
+	t.Parallel()
 	const note = "---\ncite_key: x\n---\n\n<!-- chunk id=p1s0c1 type=heading -->\n> Intro\n\n<!-- chunk id=p1s0c2 type=paragraph -->\n> two words\n> the third line here\n"
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "helpers"),

@@ -63,6 +63,7 @@ Exit status: 0 clean shutdown, 1 server error.`,
 		},
 	}
 	mcpCmd.AddCommand(serve)
+	groupCommand(mcpCmd)
 	return mcpCmd
 }
 

@@ -169,8 +169,18 @@ func load(path string) (*File, []string, error) {
 		return nil, nil, fmt.Errorf("config file %s: %w (fix the file or delete it to get the defaults back)", path, err)
 	}
 	var warnings []string
-	for _, k := range md.Undecoded() {
-		warnings = append(warnings, fmt.Sprintf("config file %s: unknown key %q ignored", path, k.String()))
+	undecoded := md.Undecoded()
+	for _, k := range undecoded {
+		// Report a misspelt table once, not once per key inside it.
+		parent := false
+		for _, o := range undecoded {
+			if strings.HasPrefix(o.String(), k.String()+".") {
+				parent = true
+			}
+		}
+		if !parent {
+			warnings = append(warnings, fmt.Sprintf("config file %s: unknown key %q ignored", path, k.String()))
+		}
 	}
 	return &f, warnings, nil
 }

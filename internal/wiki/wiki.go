@@ -192,7 +192,7 @@ func Suggest(q string, entries []*Entry, n int) []*Entry {
 		score := 0
 		if strings.Contains(key, ql) || strings.Contains(ql, key) {
 			score += 10
-		} else if d := levenshtein(key, ql); d <= max(2, len(key)/5) {
+		} else if d := levenshtein(key, ql); d <= max(1, len(key)/6) {
 			score += 8 // a typo in the cite key
 		}
 		if strings.Contains(title, ql) {
