@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/crossmem/crossmem/internal/layout"
 )
@@ -97,7 +98,7 @@ func Build(pages []*layout.Page) Result {
 		first := true
 		for _, b := range p.Blocks {
 			text := b.Text()
-			if text == "" {
+			if text == "" || !Quotable(text) {
 				continue
 			}
 			typ := string(b.Kind)
@@ -125,6 +126,22 @@ func Build(pages []*layout.Page) Result {
 		}
 	}
 	return res
+}
+
+// Quotable reports whether a block's text has something to quote: a
+// letter, a digit, or a symbol other than ASCII punctuation and
+// private-use characters. A lone period after a display equation, a dot
+// leader or the pieces of a large bracket are not made chunks.
+func Quotable(text string) bool {
+	for _, r := range text {
+		switch {
+		case r <= 0x7F && (unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.IsSpace(r)):
+		case unicode.Is(unicode.Co, r), unicode.IsSpace(r):
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 func round2(f float64) float64 {

@@ -17,6 +17,9 @@ type char struct {
 	// afterDrop marks the first inked character after a diacritic glyph
 	// that was attached elsewhere or dropped.
 	afterDrop bool
+	// interleaved marks characters of a line merged from passes drawn
+	// one over the other (see interleave).
+	interleaved bool
 }
 
 func (c char) text() string {
@@ -75,7 +78,11 @@ func attachAccents(cs []pdf.Char) []char {
 	drop := make([]bool, len(out))
 	for i, c := range out {
 		mark, below, ok := accentOf(c.Rune)
-		if !ok || c.Box.Width() <= 0 {
+		ink := c.Ink
+		if ink.Width() <= 0 {
+			ink = c.Box
+		}
+		if !ok || ink.Width() <= 0 {
 			continue
 		}
 		best, bestScore := -1, 0.0
@@ -87,21 +94,22 @@ func attachAccents(cs []pdf.Char) []char {
 			if !isLetter(l.Rune) || l.Box.Width() <= 0 || l.Box.Height() <= 0 {
 				return
 			}
-			ov := math.Min(c.Box.X1, l.Box.X1) - math.Max(c.Box.X0, l.Box.X0)
-			if ov < 0.3*math.Min(c.Box.Width(), l.Box.Width()) {
+			ov := math.Min(ink.X1, l.Box.X1) - math.Max(ink.X0, l.Box.X0)
+			if ov < 0.3*math.Min(ink.Width(), l.Box.Width()) {
 				return
 			}
+			// l.Box is the loose box: descent to ascent.
 			h := l.Box.Height()
 			if below {
-				if c.Box.Y1 > l.Box.Y0+0.35*h || l.Box.Y0-c.Box.Y1 > 0.6*h {
+				if ink.Y1 > l.Box.Y0+0.35*h || l.Box.Y0-ink.Y1 > 0.6*h {
 					return
 				}
 			} else {
-				if c.Box.Y0 < l.Box.Y0+0.45*h || c.Box.Y0-l.Box.Y1 > 0.6*h {
+				if ink.Y0 < l.Box.Y0+0.45*h || ink.Y0-l.Box.Y1 > 0.6*h {
 					return
 				}
 			}
-			score := ov / math.Max(c.Box.Width(), 0.1)
+			score := ov / math.Max(ink.Width(), 0.1)
 			if j == i-1 || j == i+1 {
 				score += 1
 			}

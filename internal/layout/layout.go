@@ -153,7 +153,27 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 			out.Chars++
 		}
 	}
-	lines := buildLines(p, st.boldFonts(p.Fonts))
+	bold := st.boldFonts(p.Fonts)
+	for _, g := range orientations(p) {
+		blocks := analyzeFrame(g.chars, bold, g.extent, st)
+		for _, b := range blocks {
+			b.Box = g.back(b.Box)
+			for _, l := range b.Lines {
+				l.Box = g.back(l.Box)
+			}
+			if b.Kind == Paragraph {
+				classify(b, st)
+			}
+		}
+		out.Blocks = append(out.Blocks, blocks...)
+	}
+	return out
+}
+
+// analyzeFrame lays out characters whose text runs left to right in their
+// coordinate frame; extent is the page in that frame.
+func analyzeFrame(chars []pdf.Char, bold []bool, extent pdf.Rect, st Stats) []*Block {
+	lines := buildLines(dropOverprint(chars), bold)
 	var horiz, vert []*Line
 	for _, l := range lines {
 		if l.Vertical {
@@ -164,32 +184,28 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 	}
 	regions := buildRegions(horiz)
 	regions = mergeRegions(regions)
-	header, body, footer := peelMargins(regions, p.Height)
+	header, body, footer := peelMargins(regions, extent)
+	var blocks []*Block
 	for _, group := range []struct {
 		rs   []*region
 		kind Kind
 	}{{header, PageHeader}, {orderRegions(body), ""}, {footer, PageFooter}} {
 		for _, r := range group.rs {
 			for _, b := range splitParagraphs(r, st) {
-				if group.kind != "" {
+				if group.kind != "" && !captionStart.MatchString(b.Text()) {
 					b.Kind = group.kind
 				}
-				out.Blocks = append(out.Blocks, b)
+				blocks = append(blocks, b)
 			}
 		}
 	}
-	// Vertical text (margin stamps) goes last, one block per line.
+	// Stacked characters without rotation (rare) go last, one block per
+	// line.
 	for _, l := range vert {
-		out.Blocks = append(out.Blocks, &Block{Kind: Paragraph, Lines: []*Line{l}, Box: l.Box})
+		blocks = append(blocks, &Block{Kind: Paragraph, Lines: []*Line{l}, Box: l.Box})
 	}
-	for _, b := range out.Blocks {
-		if b.Kind == Paragraph {
-			classify(b, st)
-		}
-	}
-	return out
+	return blocks
 }
-
 // marginShare is the share of the page height, at the top and at the
 // bottom, where running heads and page numbers are looked for.
 const marginShare = 0.12
@@ -197,16 +213,17 @@ const marginShare = 0.12
 // peelMargins separates the page header (single-line regions above every
 // other region, in the top margin) and page footer (likewise at the
 // bottom) from the body. Headers and footers are returned left to right.
-func peelMargins(rs []*region, height float64) (header, body, footer []*region) {
+func peelMargins(rs []*region, page pdf.Rect) (header, body, footer []*region) {
+	height := page.Height()
 	if height <= 0 || len(rs) < 3 {
 		return nil, rs, nil
 	}
 	single := func(r *region) bool { return len(r.lines) == 1 && len(strings.Fields(r.lines[0].Text)) <= 20 }
 	var rest []*region
 	for _, r := range rs {
-		if single(r) && r.box.Y0 > height*(1-marginShare) {
+		if single(r) && r.box.Y0 > page.Y1-height*marginShare {
 			header = append(header, r)
-		} else if single(r) && r.box.Y1 < height*marginShare {
+		} else if single(r) && r.box.Y1 < page.Y0+height*marginShare {
 			footer = append(footer, r)
 		} else {
 			rest = append(rest, r)
@@ -281,7 +298,7 @@ func continues(r *region, l *Line) bool {
 	}
 	// Font size must be similar: headings and captions in another size
 	// start their own region.
-	if math.Abs(p.Size-l.Size) > 0.07*s {
+	if math.Abs(p.Size-l.Size) > 0.12*s {
 		return false
 	}
 	// The second line of a region starts near the first: a first-line or
@@ -351,7 +368,7 @@ func canJoin(a, b *region, all []*region) bool {
 	last := a.lines[len(a.lines)-1]
 	first := b.lines[0]
 	s := math.Max(a.size(), b.size())
-	if math.Abs(a.size()-b.size()) > 0.07*s {
+	if math.Abs(a.size()-b.size()) > 0.12*s {
 		return false
 	}
 	pitch := last.Base - first.Base

@@ -21,10 +21,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf16"
 
 	"github.com/klippa-app/go-pdfium"
@@ -241,9 +243,20 @@ type Char struct {
 	// mapping. Characters outside the Basic Multilingual Plane, which pdfium
 	// reports as two UTF-16 halves, are joined into one Char.
 	Rune rune
-	// Box is the tight glyph box. Spaces and generated characters have zero
-	// width or height.
+	// Box is the loose glyph box (FPDFText_GetLooseCharBox): the glyph's
+	// advance along the baseline and the font's ascent to descent across
+	// it, so the gap between two boxes is the extra space between the
+	// glyphs. Generated characters have zero width or height.
 	Box Rect
+	// Ink is the tight glyph box (FPDFText_GetCharBox), read only for
+	// diacritics (see IsDiacritic), whose position relative to a letter
+	// matters; zero otherwise.
+	Ink Rect
+	// Angle is the rotation of the character's baseline in radians as
+	// pdfium reports it (FPDFText_GetCharAngle) for the first character of
+	// its word: 0..2π, measured clockwise from the page's x axis (so text
+	// reading up the page has 3π/2). Use Quarter to classify it.
+	Angle float64
 	// Generated is true for characters pdfium inserted itself: spaces it
 	// inferred from glyph gaps and the "\r\n" it puts at line ends.
 	Generated bool
@@ -256,11 +269,31 @@ type Char struct {
 	// Font indexes Page.Fonts for the first character of each word and is
 	// copied to the rest of the word; -1 when unknown.
 	Font int
-	// Size is the height of the loose glyph box (font ascent to descent) of
-	// the word's first character, in points: a good proxy for the effective
-	// font size. 0 when unknown.
+	// Size is the font size as drawn, in points: pdfium's font size of the
+	// word's first character times the text matrix's vertical scale. When
+	// pdfium reports none, the extent of the loose box across the baseline.
 	Size float64
 }
+
+// IsDiacritic reports whether r is a diacritic that PDF producers draw as
+// a glyph of its own over or under a letter: a modifier symbol (Unicode
+// category Sk, e.g. ¨ ´ ˙ ¸), a character of the Spacing Modifier Letters
+// block (U+02B0–U+02FF, e.g. ˆ ˇ), a combining mark (Mn) or the tilde.
+func IsDiacritic(r rune) bool {
+	return r == '~' || (r >= 0x02B0 && r <= 0x02FF) || unicode.In(r, unicode.Sk, unicode.Mn)
+}
+
+// Quarter classifies a Char.Angle by the nearest multiple of 90°,
+// counter-clockwise: 0 = horizontal, 1 = text reading up the page, 2 =
+// upside down, 3 = reading down.
+func Quarter(angle float64) int {
+	q := int(math.Round(-angle/(math.Pi/2))) % 4
+	if q < 0 {
+		q += 4
+	}
+	return q
+}
+
 
 // Font describes a font used on a page.
 type Font struct {
@@ -329,7 +362,15 @@ func (d *Document) Page(n int) (*Page, error) {
 	fontIndex := map[Font]int{}
 	p.Chars = make([]Char, 0, cc.Count)
 	wordStart := true
-	curFont, curSize := -1, 0.0
+	curFont, curAngle, curSize := -1, 0.0, 0.0
+	loose := func(i int) (Rect, bool) {
+		lb, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp.TextPage, Index: i})
+		if err != nil {
+			return Rect{}, false
+		}
+		r := lb.Rect
+		return Rect{float64(min(r.Left, r.Right)) - ox, float64(min(r.Bottom, r.Top)) - oy, float64(max(r.Left, r.Right)) - ox, float64(max(r.Bottom, r.Top)) - oy}, true
+	}
 	for i := 0; i < cc.Count; i++ {
 		u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp.TextPage, Index: i})
 		if err != nil {
@@ -337,10 +378,8 @@ func (d *Document) Page(n int) (*Page, error) {
 		}
 		r := rune(u.Unicode)
 		c := Char{Rune: r, Font: -1}
-		box, err := inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp.TextPage, Index: i})
-		if err == nil {
-			c.Box = Rect{box.Left - ox, box.Bottom - oy, box.Right - ox, box.Top - oy}
-		}
+		c.Box, _ = loose(i)
+		first := i
 		// Join UTF-16 surrogate halves into one character.
 		if utf16.IsSurrogate(r) && r < 0xDC00 && i+1 < cc.Count {
 			u2, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp.TextPage, Index: i + 1})
@@ -348,8 +387,8 @@ func (d *Document) Page(n int) (*Page, error) {
 				if j := utf16.DecodeRune(r, rune(u2.Unicode)); j != 0xFFFD {
 					c.Rune = j
 					i++
-					if b2, err := inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp.TextPage, Index: i}); err == nil {
-						c.Box = c.Box.Union(Rect{b2.Left - ox, b2.Bottom - oy, b2.Right - ox, b2.Top - oy})
+					if b2, ok := loose(i); ok {
+						c.Box = c.Box.Union(b2)
 					}
 				}
 			}
@@ -370,9 +409,9 @@ func (d *Document) Page(n int) (*Page, error) {
 		}
 		if !c.Generated && c.Rune != ' ' {
 			if wordStart {
-				curFont, curSize = -1, 0
-				fi, err1 := inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp.TextPage, Index: i})
-				fw, err2 := inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp.TextPage, Index: i})
+				curFont, curAngle = -1, 0
+				fi, err1 := inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp.TextPage, Index: first})
+				fw, err2 := inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp.TextPage, Index: first})
 				if err1 == nil {
 					f := Font{Name: stripSubset(fi.FontName), Flags: fi.Flags}
 					if err2 == nil {
@@ -386,12 +425,37 @@ func (d *Document) Page(n int) (*Page, error) {
 					}
 					curFont = idx
 				}
-				if lb, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp.TextPage, Index: i}); err == nil {
-					curSize = float64(lb.Rect.Top - lb.Rect.Bottom)
+				if a, err := inst.FPDFText_GetCharAngle(&requests.FPDFText_GetCharAngle{TextPage: tp.TextPage, Index: first}); err == nil {
+					curAngle = float64(a.CharAngle)
+				}
+				curSize = 0
+				if fs, err := inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp.TextPage, Index: first}); err == nil && fs.FontSize > 0 {
+					if m, err := inst.FPDFText_GetMatrix(&requests.FPDFText_GetMatrix{TextPage: tp.TextPage, Index: first}); err == nil {
+						// The em size as drawn: the font size scaled by the
+						// text matrix's y axis (pdfium leaves that scale out).
+						if scale := math.Hypot(float64(m.Matrix.C), float64(m.Matrix.D)); scale > 0 {
+							curSize = fs.FontSize * scale
+						}
+					}
 				}
 				wordStart = false
 			}
-			c.Font, c.Size = curFont, curSize
+			c.Font, c.Angle = curFont, curAngle
+			if IsDiacritic(c.Rune) {
+				if b, err := inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp.TextPage, Index: first}); err == nil {
+					c.Ink = Rect{b.Left - ox, b.Bottom - oy, b.Right - ox, b.Top - oy}
+				}
+			}
+		} else {
+			c.Angle = curAngle
+		}
+		if !c.Generated && c.Rune != ' ' && curSize > 0 {
+			c.Size = curSize
+		} else {
+			c.Size = c.Box.Height()
+			if q := Quarter(c.Angle); q == 1 || q == 3 {
+				c.Size = c.Box.Width()
+			}
 		}
 		p.Chars = append(p.Chars, c)
 	}

@@ -1,0 +1,132 @@
+package layout
+
+import (
+	"math"
+	"sort"
+
+	"github.com/crossmem/crossmem/internal/pdf"
+)
+
+// frame is the characters of one orientation, rotated so that their text
+// runs left to right, with the way back to page coordinates.
+type frame struct {
+	quarter int
+	chars   []pdf.Char
+	extent  pdf.Rect // the page in the frame's coordinates
+	inked   int
+}
+
+// back maps a rectangle from the frame to page coordinates.
+func (f *frame) back(r pdf.Rect) pdf.Rect { return rotateRect(r, (4-f.quarter)%4) }
+
+// orientations groups a page's characters by the rotation of their
+// baseline (0°, 90°, 180°, 270°), keeping content-stream order, and
+// rotates each group so its text runs left to right. Whitespace belongs to
+// the group of the word before it. Groups come largest first, so a page's
+// main text is read before rotated margin stamps or a turned table.
+func orientations(p *pdf.Page) []*frame {
+	byQ := map[int]*frame{}
+	page := pdf.Rect{X0: 0, Y0: 0, X1: p.Width, Y1: p.Height}
+	q := 0
+	for _, c := range p.Chars {
+		if !c.Generated && !isSpace(c.Rune) {
+			q = pdf.Quarter(c.Angle)
+		}
+		f := byQ[q]
+		if f == nil {
+			f = &frame{quarter: q, extent: rotateRect(page, q)}
+			byQ[q] = f
+		}
+		if q != 0 {
+			c.Box = rotateRect(c.Box, q)
+			c.Ink = rotateRect(c.Ink, q)
+		}
+		if !c.Generated && !isSpace(c.Rune) {
+			f.inked++
+		}
+		f.chars = append(f.chars, c)
+	}
+	var out []*frame
+	for _, f := range byQ {
+		if f.inked > 0 {
+			out = append(out, f)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].inked != out[j].inked {
+			return out[i].inked > out[j].inked
+		}
+		return out[i].quarter < out[j].quarter
+	})
+	return out
+}
+
+// rotateRect rotates r clockwise by q quarter turns about the origin, so
+// that text whose baseline points at q×90° counter-clockwise ends up
+// running along +x. A zero rectangle stays zero.
+func rotateRect(r pdf.Rect, q int) pdf.Rect {
+	if r == (pdf.Rect{}) || q == 0 {
+		return r
+	}
+	pt := func(x, y float64) (float64, float64) {
+		switch q {
+		case 1:
+			return y, -x
+		case 2:
+			return -x, -y
+		default:
+			return -y, x
+		}
+	}
+	ax, ay := pt(r.X0, r.Y0)
+	bx, by := pt(r.X1, r.Y1)
+	return pdf.Rect{X0: min(ax, bx), Y0: min(ay, by), X1: max(ax, bx), Y1: max(ay, by)}
+}
+
+// dropOverprint removes characters drawn again over an earlier copy of
+// themselves: the same rune at (almost) the same place, as producers do for
+// text repeated on a layer or stroked and filled separately. Two copies
+// count as the same glyph when they are less than a tenth of the font size
+// apart both ways (poppler uses the same tolerance); copies shifted
+// further, as for fake bold, are kept, as pdfium reports them.
+// Consecutive characters with identical boxes are the letters of a
+// ligature and are kept.
+func dropOverprint(cs []pdf.Char) []pdf.Char {
+	type key struct {
+		r    rune
+		x, y int
+	}
+	seen := map[key][]pdf.Rect{}
+	out := cs[:0:0]
+	for i, c := range cs {
+		if c.Generated || isSpace(c.Rune) || c.Rune == 0 || c.Box.Width() <= 0 {
+			out = append(out, c)
+			continue
+		}
+		// pdfium reports the letters of a ligature ("ffi") with the
+		// ligature's box, one after the other: not an overprint.
+		if i > 0 && cs[i-1].Box == c.Box {
+			out = append(out, c)
+			continue
+		}
+		gx, gy := int(c.Box.X0/4), int(c.Box.Y0/4)
+		dup := false
+		for dx := -1; dx <= 1 && !dup; dx++ {
+			for dy := -1; dy <= 1 && !dup; dy++ {
+				for _, b := range seen[key{c.Rune, gx + dx, gy + dy}] {
+					if math.Abs(b.X0-c.Box.X0) < 0.1*c.Size && math.Abs(b.Y0-c.Box.Y0) < 0.1*c.Size {
+						dup = true
+						break
+					}
+				}
+			}
+		}
+		if dup {
+			continue
+		}
+		k := key{c.Rune, gx, gy}
+		seen[k] = append(seen[k], c.Box)
+		out = append(out, c)
+	}
+	return out
+}
