@@ -206,6 +206,7 @@ func analyzeFrame(chars []pdf.Char, bold []bool, extent pdf.Rect, st Stats) []*B
 	}
 	return blocks
 }
+
 // marginShare is the share of the page height, at the top and at the
 // bottom, where running heads and page numbers are looked for.
 const marginShare = 0.12

@@ -294,7 +294,6 @@ func Quarter(angle float64) int {
 	return q
 }
 
-
 // Font describes a font used on a page.
 type Font struct {
 	Name   string // PostScript name without subset prefix, e.g. "NimbusRomNo9L-Medi"
