@@ -267,6 +267,7 @@ func (l *Line) compute(boldFont []bool) {
 	bold, letters := 0, 0
 	marker := footnoteMarker(l.chars)
 	wordGap := inferredSpaces(l.chars)
+	letterSpaced := letterSpacing(l.chars)
 	var prevInk *char
 	onlyGenerated := true
 	for i := range l.chars {
@@ -283,6 +284,9 @@ func (l *Line) compute(boldFont []bool) {
 			// pdfium inferred a space where the glyphs touch (typically
 			// around a misplaced diacritic): not a word boundary.
 			space = false
+		}
+		if space && onlyGenerated && letterSpaced[i] {
+			space = false // a gap inside a letter-spaced word
 		}
 		if space && b.Len() > 0 || i == marker || wordGap[i] {
 			b.WriteByte(' ')
@@ -375,6 +379,125 @@ func inferredSpaces(cs []char) map[int]bool {
 			}
 			out[p.at] = true
 		}
+	}
+	return out
+}
+
+// letterSpacing finds the spaces pdfium inferred inside letter-spaced
+// words ("I N S T R U C T I O N", "JU M P ON TR U E"). The line's inferred
+// spaces must fall into two clearly separated widths — narrow ones, each
+// next to a one-letter token, and word gaps at least 1.8 times wider — or,
+// on a line of one-letter tokens only, be uniform. It marks the character
+// after each narrow gap. Lines with real space characters are left alone.
+func letterSpacing(cs []char) map[int]bool {
+	type gap struct {
+		at     int // index of the character after the gap
+		width  float64
+		single bool // a one-character token on either side
+	}
+	var gaps []gap
+	prev, start := -1, 0 // last inked char; start of its token
+	onlyGenerated := true
+	spaceSeen := false
+	allSingle := true
+	for i, c := range cs {
+		if isSpace(c.Rune) {
+			if !spaceSeen {
+				onlyGenerated = true
+			}
+			spaceSeen = true
+			onlyGenerated = onlyGenerated && c.Generated
+			continue
+		}
+		if spaceSeen && prev >= 0 {
+			if !onlyGenerated {
+				return nil // the line has real spaces: trust them
+			}
+			end := i
+			for end < len(cs) && !isSpace(cs[end].Rune) {
+				end++
+			}
+			leftLen, rightLen := prev-start+1, end-i
+			allSingle = allSingle && leftLen == 1 && rightLen == 1
+			gaps = append(gaps, gap{i, c.Box.X0 - cs[prev].Box.X1, leftLen == 1 || rightLen == 1})
+			start = i
+		}
+		spaceSeen = false
+		prev = i
+	}
+	if len(gaps) < 3 {
+		return nil
+	}
+	widths := make([]float64, len(gaps))
+	for i, g := range gaps {
+		widths[i] = g.width
+	}
+	sort.Float64s(widths)
+	// The widest jump between consecutive sorted widths splits narrow from
+	// wide gaps.
+	cut, ratio := -1, 0.0
+	for i := 1; i < len(widths); i++ {
+		if widths[i-1] > 0 && widths[i]/widths[i-1] > ratio {
+			cut, ratio = i, widths[i]/widths[i-1]
+		}
+	}
+	limit := 0.0
+	switch {
+	case ratio >= 1.8 && cut >= 2:
+		limit = widths[cut-1]
+	case allSingle && len(gaps) >= 4 && widths[len(widths)-1] <= 1.5*widths[0]:
+		limit = widths[len(widths)-1]
+	default:
+		return nil
+	}
+	// Join tokens across narrow gaps; a group is a letter-spaced word when
+	// its tokens are letters or pairs of letters, at least half of them
+	// single ("JU M P"), not words ("c is a character").
+	out := map[int]bool{}
+	var group []int // gap indexes of the current group
+	flush := func(lens []int) {
+		singles := 0
+		for _, n := range lens {
+			if n > 2 {
+				return
+			}
+			if n == 1 {
+				singles++
+			}
+		}
+		if singles*2 >= len(lens) {
+			for _, gi := range group {
+				out[gaps[gi].at] = true
+			}
+		}
+	}
+	var lens []int
+	tokenLen := func(from int) int { // length of the token starting at cs[from]
+		n := 0
+		for j := from; j < len(cs) && !isSpace(cs[j].Rune); j++ {
+			n++
+		}
+		return n
+	}
+	firstToken := 0
+	for firstToken < len(cs) && isSpace(cs[firstToken].Rune) {
+		firstToken++
+	}
+	lens = []int{tokenLen(firstToken)}
+	for gi, g := range gaps {
+		if g.width <= limit {
+			group = append(group, gi)
+			lens = append(lens, tokenLen(g.at))
+			continue
+		}
+		if len(group) > 0 {
+			flush(lens)
+		}
+		group = group[:0]
+		lens = []int{tokenLen(g.at)}
+	}
+	if len(group) > 0 {
+		flush(lens)
 	}
 	return out
 }
