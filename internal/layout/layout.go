@@ -8,14 +8,13 @@
 // geometrically (see order.go), so multi-column pages come out column by
 // column even when a PDF producer wrote them in another order.
 //
-// Text policy (also documented in docs/wiki-format.md): a block's text is
-// its lines joined by "\n"; a line is its characters in content-stream
-// order, where every run of whitespace (spaces in the PDF and spaces pdfium
-// inferred) becomes one U+0020 and leading/trailing whitespace is dropped;
-// characters without a Unicode value are dropped; a line-end hyphen that
-// pdfium marks with U+0002/U+FFFE is written as "-" and ends the line.
-// Nothing else is changed: ligatures, quotes, dashes and symbols stay as the
-// text layer has them.
+// Text policy: a block's text is its lines joined by "\n"; a line is its
+// characters in content-stream order with whitespace runs collapsed to one
+// space and trimmed, line-end hyphens kept as "-", separately drawn accents
+// attached to their letters, and word gaps, letter spacing, duplicates and
+// interleaved drawing passes resolved. docs/wiki-format.md ("The text
+// policy") is the complete, normative list; every rule is implemented in
+// this package (line.go, accent.go, rotate.go).
 package layout
 
 import (
