@@ -9,8 +9,8 @@
 // being silently resolved.
 //
 // This package holds only values; the HTTP clients that fill a Record live in
-// its sub-packages (arxiv, crossref) and in internal/pdf for the PDF's own
-// document information.
+// its sub-packages (arxiv, crossref, openalex, datacite, unpaywall), and
+// pdfmeta reads a PDF's own document information and XMP.
 package metadata
 
 import (
@@ -20,10 +20,13 @@ import (
 
 // Source names used in Record.Sources and Record.FieldSources.
 const (
-	SourceArxiv    = "arxiv"    // arXiv API (Atom)
-	SourceCrossref = "crossref" // Crossref REST /works/{doi}
-	SourcePDF      = "pdf"      // the PDF's document information dictionary or XMP packet
-	SourceUser     = "user"     // a value given on the command line (--doi, --cite-key)
+	SourceArxiv     = "arxiv"     // arXiv API (Atom)
+	SourceCrossref  = "crossref"  // Crossref REST /works/{doi} and /works?query
+	SourceOpenAlex  = "openalex"  // OpenAlex /works
+	SourceDataCite  = "datacite"  // DataCite REST /dois/{doi} (arXiv's 10.48550 DOIs among others)
+	SourceUnpaywall = "unpaywall" // Unpaywall /v2/{doi}: open-access locations
+	SourcePDF       = "pdf"       // the PDF's document information dictionary or XMP packet
+	SourceUser      = "user"      // a value given on the command line (--doi, --cite-key)
 )
 
 // Field names used as keys of Record.FieldSources.
@@ -186,4 +189,29 @@ func addSorted(list []string, s string) []string {
 	list = append(list, s)
 	sort.Strings(list)
 	return list
+}
+
+// Observation is what one source said about a work when asked one
+// question: its Record (fields as that source gives them, FieldSources
+// naming only that source), the other versions of the work it links to,
+// and the PDFs it knows. Reconciliation compares observations; it never
+// edits them.
+type Observation struct {
+	// Source is one of the Source* constants.
+	Source string `json:"source"`
+	// Query is how the source was asked: "doi:10.1038/...", "arxiv:1706.03762",
+	// "arxiv:1706.03762v2" or "title:Attention Is All You Need".
+	Query string `json:"query"`
+	// Record is the work as this source describes it. Never nil.
+	Record *Record `json:"record"`
+	// PreprintDOI and PublishedDOI are the DOIs of the preprint and the
+	// published version this source links the work to (its own DOI may be
+	// either), "" when unknown.
+	PreprintDOI  string `json:"preprint_doi,omitempty"`
+	PublishedDOI string `json:"published_doi,omitempty"`
+	// IsPreprint reports whether the source describes the work as a
+	// preprint (arXiv, bioRxiv, an OpenAlex "preprint" work).
+	IsPreprint bool `json:"is_preprint,omitempty"`
+	// PDFURLs are direct PDF links the source knows, best first.
+	PDFURLs []string `json:"pdf_urls,omitempty"`
 }
