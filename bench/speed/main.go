@@ -38,9 +38,9 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
-	"sort"
 	"time"
 
+	"github.com/crossmem/crossmem/bench/internal/corpus"
 	"github.com/crossmem/crossmem/internal/compile"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
@@ -59,34 +59,30 @@ type sample struct {
 }
 
 func main() {
-	corpus := flag.String("corpus", "", "folder of PDFs (default ../shared/corpus/pdf relative to the repository root)")
+	corpusFlag := flag.String("corpus", "", "folder of PDFs (default ../shared/corpus/pdf relative to the repository root)")
 	n := flag.Int("n", 3, "repetitions; the median is reported")
 	verbose := flag.Bool("v", false, "also print a per-file table")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the extraction runs to this file")
 	workers := flag.Int("workers", 0, "pdfium instances the engine reads pages on (pdf.Options.Workers; 0: its default)")
 	flag.Parse()
-	if err := run(*corpus, max(*n, 1), *verbose, *cpuProfile, *workers); err != nil {
+	if err := run(*corpusFlag, max(*n, 1), *verbose, *cpuProfile, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "speed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus string, n int, verbose bool, cpuProfile string, workers int) error {
+func run(corpusFlag string, n int, verbose bool, cpuProfile string, workers int) error {
 	if _, err := exec.LookPath("pdftotext"); err != nil {
 		return fmt.Errorf("pdftotext not found (apt-get install -y poppler-utils): %w", err)
 	}
-	dir, err := corpusDir(corpus)
+	dir, err := corpus.Dir(corpusFlag)
 	if err != nil {
 		return err
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.pdf"))
+	files, err := corpus.PDFs(dir)
 	if err != nil {
 		return err
 	}
-	if len(files) == 0 {
-		return fmt.Errorf("no PDFs in %s", dir)
-	}
-	sort.Strings(files)
 	inputs := make([]*input, len(files))
 	for i, f := range files {
 		data, err := os.ReadFile(f)
@@ -285,35 +281,3 @@ func rate(pages int, d time.Duration) float64 {
 func secs(d time.Duration) string { return fmt.Sprintf("%.3f s", d.Seconds()) }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// corpusDir resolves the -corpus flag; the default is ../shared/corpus/pdf
-// relative to the repository root.
-func corpusDir(flagValue string) (string, error) {
-	if flagValue != "" {
-		return flagValue, nil
-	}
-	root, err := moduleRoot()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(root, "..", "shared", "corpus", "pdf"), nil
-}
-
-// moduleRoot finds the folder holding go.mod, from the working directory
-// upward.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory; pass -corpus")
-		}
-		dir = parent
-	}
-}

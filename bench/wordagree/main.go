@@ -66,6 +66,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/crossmem/crossmem/bench/internal/corpus"
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/compile"
 	"github.com/crossmem/crossmem/internal/pdf"
@@ -194,14 +195,14 @@ func (f *FileResult) lowPages() []int {
 }
 
 func main() {
-	corpus := flag.String("corpus", "", "folder of PDFs (default ../shared/corpus/pdf relative to the repository root)")
+	corpusFlag := flag.String("corpus", "", "folder of PDFs (default ../shared/corpus/pdf relative to the repository root)")
 	jsonOut := flag.String("json", "", "write the per-page data as JSON to this file")
 	minAgree := flag.Float64("min", 0.97, "exit 1 when an included file's tolerant recall or precision is below this")
 	cacheDir := flag.String("cache", defaultCacheDir(), "wazero compilation cache folder")
 	show := flag.String("show", "", "FILE.pdf:PAGE: print our text and poppler's for one page and the words they disagree on")
 	flag.Parse()
 
-	if err := run(*corpus, *jsonOut, *minAgree, *cacheDir, *show); err != nil {
+	if err := run(*corpusFlag, *jsonOut, *minAgree, *cacheDir, *show); err != nil {
 		fmt.Fprintln(os.Stderr, "wordagree:", err)
 		os.Exit(1)
 	}
@@ -211,11 +212,11 @@ func main() {
 // details have already been printed.
 var errBelowMin = errors.New("agreement below -min")
 
-func run(corpus, jsonOut string, minAgree float64, cacheDir, show string) error {
+func run(corpusFlag, jsonOut string, minAgree float64, cacheDir, show string) error {
 	if _, err := exec.LookPath("pdftotext"); err != nil {
 		return fmt.Errorf("pdftotext not found (apt-get install -y poppler-utils): %w", err)
 	}
-	dir, err := corpusDir(corpus)
+	dir, err := corpus.Dir(corpusFlag)
 	if err != nil {
 		return err
 	}
@@ -230,14 +231,10 @@ func run(corpus, jsonOut string, minAgree float64, cacheDir, show string) error 
 		return showPage(ctx, engine, dir, show)
 	}
 
-	files, err := filepath.Glob(filepath.Join(dir, "*.pdf"))
+	files, err := corpus.PDFs(dir)
 	if err != nil {
 		return err
 	}
-	if len(files) == 0 {
-		return fmt.Errorf("no PDFs in %s", dir)
-	}
-	sort.Strings(files)
 	var results []*FileResult
 	for _, f := range files {
 		fmt.Fprintf(os.Stderr, "%s\n", filepath.Base(f))
@@ -644,38 +641,6 @@ func showPage(ctx context.Context, engine *pdf.Engine, dir, spec string) error {
 	fmt.Printf("missing (poppler only): %v\n", pr.Missing)
 	fmt.Printf("extra (ours only): %v\n", pr.Extra)
 	return nil
-}
-
-// corpusDir resolves the -corpus flag; the default is ../shared/corpus/pdf
-// relative to the repository root.
-func corpusDir(flagValue string) (string, error) {
-	if flagValue != "" {
-		return flagValue, nil
-	}
-	root, err := moduleRoot()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(root, "..", "shared", "corpus", "pdf"), nil
-}
-
-// moduleRoot finds the folder holding go.mod, from the working directory
-// upward.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory; pass -corpus")
-		}
-		dir = parent
-	}
 }
 
 // defaultCacheDir is the wazero cache the crossmem CLI uses.

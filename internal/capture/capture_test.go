@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/crossmem/crossmem/internal/citekey"
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/library"
@@ -43,49 +44,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// sharedDir returns ../shared beside the repository root, skipping the test
-// when it is absent.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the package directory; cannot locate ../shared")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "corpus", "pdf")); err != nil {
-		t.Skipf("shared corpus not available at %s (it lives beside the checkout): %v", shared, err)
-	}
-	return shared
-}
-
-func corpusPDF(t *testing.T, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), "corpus", "pdf", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
-func apiRecording(t *testing.T, rel string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), "corpus", "api", rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }
 
 // response is how the fake server answers one request.
@@ -213,7 +171,7 @@ func (l *logBuffer) String() string {
 
 func newEnv(t *testing.T) *testEnv {
 	t.Helper()
-	sharedDir(t)
+	corpustest.Dir(t, "pdf")
 	lib, err := library.Open(filepath.Join(t.TempDir(), "home"))
 	if err != nil {
 		t.Fatal(err)
@@ -302,8 +260,8 @@ func readSidecar(t *testing.T, path string) library.Sidecar {
 
 func TestArxivVersioned(t *testing.T) {
 	env := newEnv(t)
-	pdfData := corpusPDF(t, "pm_2304.02623v1.pdf")
-	env.srv.arxiv["2104.12255v1"] = response{body: apiRecording(t, "arxiv/2104.12255v1.xml")}
+	pdfData := corpustest.PDF(t, "pm_2304.02623v1.pdf")
+	env.srv.arxiv["2104.12255v1"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
 	env.srv.pdfs["2104.12255v1"] = response{body: pdfData}
 
 	res, err := Run(t.Context(), env.lib, "https://arxiv.org/abs/2104.12255v1", env.opts)
@@ -372,8 +330,8 @@ func TestArxivVersioned(t *testing.T) {
 
 func TestArxivVersionless(t *testing.T) {
 	env := newEnv(t)
-	env.srv.arxiv["1605.08386"] = response{body: apiRecording(t, "arxiv/1605.08386.xml")}
-	env.srv.pdfs["1605.08386v1"] = response{body: corpusPDF(t, "gr_dehypenisation1.pdf")}
+	env.srv.arxiv["1605.08386"] = response{body: corpustest.File(t, "api", "arxiv/1605.08386.xml")}
+	env.srv.pdfs["1605.08386v1"] = response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")}
 
 	res, err := Run(t.Context(), env.lib, "1605.08386", env.opts)
 	if err != nil {
@@ -396,9 +354,9 @@ func TestArxivVersionless(t *testing.T) {
 
 func TestArxivRecaptureIsIdempotent(t *testing.T) {
 	env := newEnv(t)
-	env.srv.arxiv["2104.12255v1"] = response{body: apiRecording(t, "arxiv/2104.12255v1.xml")}
-	env.srv.arxiv["2104.12255"] = response{body: apiRecording(t, "arxiv/2104.12255v1.xml")}
-	env.srv.pdfs["2104.12255v1"] = response{body: corpusPDF(t, "pm_2304.02623v1.pdf")}
+	env.srv.arxiv["2104.12255v1"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
+	env.srv.arxiv["2104.12255"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
+	env.srv.pdfs["2104.12255v1"] = response{body: corpustest.PDF(t, "pm_2304.02623v1.pdf")}
 
 	first, err := Run(t.Context(), env.lib, "2104.12255v1", env.opts)
 	if err != nil {
@@ -454,9 +412,9 @@ func TestArxivNotFound(t *testing.T) {
 			resp := tc.resp
 			switch tc.name {
 			case "empty feed":
-				resp.body = apiRecording(t, "arxiv/0000.0000.xml")
+				resp.body = corpustest.File(t, "api", "arxiv/0000.0000.xml")
 			case "error entry":
-				resp.body = apiRecording(t, "arxiv/abc.xml")
+				resp.body = corpustest.File(t, "api", "arxiv/abc.xml")
 			}
 			env.srv.arxiv[tc.input] = resp
 			_, err := Run(t.Context(), env.lib, tc.input, env.opts)
@@ -508,7 +466,7 @@ func TestServerErrorsWriteNothing(t *testing.T) {
 	})
 	t.Run("PDF 500", func(t *testing.T) {
 		env := newEnv(t)
-		env.srv.arxiv["2104.12255v1"] = response{body: apiRecording(t, "arxiv/2104.12255v1.xml")}
+		env.srv.arxiv["2104.12255v1"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
 		env.srv.pdfs["2104.12255v1"] = response{body: []byte("oops"), status: http.StatusInternalServerError}
 		_, err := Run(t.Context(), env.lib, "2104.12255v1", env.opts)
 		if err == nil {
@@ -523,7 +481,7 @@ func TestServerErrorsWriteNothing(t *testing.T) {
 	})
 	t.Run("PDF is HTML", func(t *testing.T) {
 		env := newEnv(t)
-		env.srv.arxiv["2104.12255v1"] = response{body: apiRecording(t, "arxiv/2104.12255v1.xml")}
+		env.srv.arxiv["2104.12255v1"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
 		env.srv.pdfs["2104.12255v1"] = response{body: []byte("<html><body>Please log in</body></html>")}
 		_, err := Run(t.Context(), env.lib, "2104.12255v1", env.opts)
 		if !errors.Is(err, pdf.ErrNotPDF) {
@@ -538,7 +496,7 @@ func TestServerErrorsWriteNothing(t *testing.T) {
 func TestDOIWithoutPDFLink(t *testing.T) {
 	env := newEnv(t)
 	const doi = "10.1145/3184558.3186235"
-	env.srv.works[doi] = response{body: apiRecording(t, "crossref/10.1145_3184558.3186235.json")}
+	env.srv.works[doi] = response{body: corpustest.File(t, "api", "crossref/10.1145_3184558.3186235.json")}
 
 	_, err := Run(t.Context(), env.lib, "https://doi.org/"+doi, env.opts)
 	if !errors.Is(err, ErrNoPDF) {
@@ -580,7 +538,7 @@ func TestDOIUnknown(t *testing.T) {
 func copyPDF(t *testing.T, name string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, corpusPDF(t, name), 0o644); err != nil {
+	if err := os.WriteFile(p, corpustest.PDF(t, name), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -589,7 +547,7 @@ func copyPDF(t *testing.T, name string) string {
 func TestLocalPDFWithDOI(t *testing.T) {
 	env := newEnv(t)
 	const doi = "10.1016/j.tcs.2015.06.001"
-	env.srv.works[doi] = response{body: apiRecording(t, "crossref/10.1016_j.tcs.2015.06.001.json")}
+	env.srv.works[doi] = response{body: corpustest.File(t, "api", "crossref/10.1016_j.tcs.2015.06.001.json")}
 	path := copyPDF(t, "gr_dehypenisation1.pdf")
 	orig, _ := os.ReadFile(path)
 
@@ -661,7 +619,7 @@ func TestLocalPDF(t *testing.T) {
 		}
 		// A copy of the same bytes under another name is the same paper.
 		copyPath := filepath.Join(t.TempDir(), "renamed.pdf")
-		os.WriteFile(copyPath, corpusPDF(t, "pm_2304.02623v1.pdf"), 0o644)
+		os.WriteFile(copyPath, corpustest.PDF(t, "pm_2304.02623v1.pdf"), 0o644)
 		again, err = Run(t.Context(), env.lib, copyPath, env.opts)
 		if err != nil {
 			t.Fatal(err)
@@ -749,7 +707,7 @@ func TestInvalidInput(t *testing.T) {
 // given title and first author, keeping everything else real.
 func feedFor(t *testing.T, id, title, author string) []byte {
 	t.Helper()
-	s := string(apiRecording(t, "arxiv/1605.08386.xml"))
+	s := string(corpustest.File(t, "api", "arxiv/1605.08386.xml"))
 	s = strings.ReplaceAll(s, "1605.08386", id)
 	s = strings.Replace(s, "<title>Heat-bath random walks with Markov bases</title>", "<title>"+title+"</title>", 1)
 	s = strings.Replace(s, "<name>Caprice Stanley</name>", "<name>"+author+"</name>", 1)
@@ -763,7 +721,7 @@ func TestConcurrentCapturesGetDistinctKeys(t *testing.T) {
 	for i, id := range ids {
 		// Same title, first author and year: the same base key.
 		env.srv.arxiv[id] = response{body: feedFor(t, id, "Heat-bath random walks with Markov bases", "Caprice Stanley")}
-		env.srv.pdfs[id+"v1"] = response{body: corpusPDF(t, pdfs[i])}
+		env.srv.pdfs[id+"v1"] = response{body: corpustest.PDF(t, pdfs[i])}
 	}
 	opts := make([]Options, len(ids))
 	for i := range ids {
@@ -825,7 +783,7 @@ func TestCiteKeyIsSafeFileName(t *testing.T) {
 			env := newEnv(t)
 			const id = "1605.90009"
 			env.srv.arxiv[id] = response{body: feedFor(t, id, tc.title, tc.author)}
-			env.srv.pdfs[id+"v1"] = response{body: corpusPDF(t, "gr_dehypenisation1.pdf")}
+			env.srv.pdfs[id+"v1"] = response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")}
 			res, err := Run(t.Context(), env.lib, id, env.opts)
 			if err != nil {
 				// Refusing is acceptable, as long as nothing is written.
@@ -861,8 +819,8 @@ func TestCiteKeyIsSafeFileName(t *testing.T) {
 
 func TestArxivDOIUsesArxiv(t *testing.T) {
 	env := newEnv(t)
-	env.srv.arxiv["2104.12255"] = response{body: apiRecording(t, "arxiv/2104.12255v1.xml")}
-	env.srv.pdfs["2104.12255v1"] = response{body: corpusPDF(t, "gr_dehypenisation1.pdf")}
+	env.srv.arxiv["2104.12255"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
+	env.srv.pdfs["2104.12255v1"] = response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")}
 
 	// Crossref does not know arXiv's DataCite DOIs; the capture must go to
 	// the arXiv API instead.
@@ -885,8 +843,8 @@ func TestArxivDOIUsesArxiv(t *testing.T) {
 
 func TestConcurrentCapturesOfOnePaperWriteOnce(t *testing.T) {
 	env := newEnv(t)
-	env.srv.arxiv["2104.12255v1"] = response{body: apiRecording(t, "arxiv/2104.12255v1.xml")}
-	env.srv.pdfs["2104.12255v1"] = response{body: corpusPDF(t, "gr_dehypenisation1.pdf")}
+	env.srv.arxiv["2104.12255v1"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
+	env.srv.pdfs["2104.12255v1"] = response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")}
 	const n = 3
 	opts := make([]Options, n)
 	for i := range opts {

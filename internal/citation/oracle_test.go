@@ -8,33 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
-
-// sharedDir returns ../shared beside the repository root (the directory
-// holding go.mod), or skips the test when it is absent.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("skipping: repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("skipping: shared test material not found at %s (expected ../shared beside the checkout)", shared)
-	}
-	return shared
-}
 
 // cslString accepts a CSL-JSON string or number.
 type cslString string
@@ -116,10 +92,7 @@ func (c cslItem) record() *metadata.Record {
 
 func readGroundTruth(t *testing.T) []cslItem {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "corpus", "api", "GROUNDTRUTH.csl.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := corpustest.File(t, "api", "GROUNDTRUTH.csl.json")
 	var items []cslItem
 	if err := json.Unmarshal(b, &items); err != nil {
 		t.Fatal(err)
@@ -140,10 +113,7 @@ type oracleItem struct {
 
 func readOracle(t *testing.T) map[string]oracleItem {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "corpus", "api", "oracle_out.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := corpustest.File(t, "api", "oracle_out.json")
 	var out struct {
 		Items []oracleItem `json:"items"`
 	}

@@ -2,38 +2,12 @@ package citekey
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
-
-// sharedDir returns ../shared beside the repository root (the directory
-// holding go.mod), or skips the test when it is absent.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("skipping: repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("skipping: shared test material not found at %s (expected ../shared beside the checkout)", shared)
-	}
-	return shared
-}
 
 func people(families ...string) []metadata.Name {
 	var out []metadata.Name
@@ -252,10 +226,7 @@ var titleDiffers = map[string]string{
 }
 
 func TestMakeTransliterationCorpus(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "corpus", "citekeys", "transliteration_cases.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := corpustest.File(t, "citekeys", "transliteration_cases.json")
 	var cases struct {
 		Names []struct {
 			Input string `json:"input"`
@@ -302,10 +273,7 @@ func TestMakeTransliterationCorpus(t *testing.T) {
 }
 
 func TestSkipWordsMatchBetterBibTeX(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "corpus", "citekeys", "skipwords_default.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := corpustest.File(t, "citekeys", "skipwords_default.txt")
 	bbt := map[string]bool{}
 	for _, w := range strings.Fields(string(b)) {
 		bbt[w] = true

@@ -20,6 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/crossmem/crossmem/internal/cli"
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
 
@@ -80,31 +81,6 @@ func warmPDFium(t *testing.T) {
 	})
 }
 
-// sharedDir returns ../shared beside the repository root, skipping the test
-// when it is absent.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the package directory; cannot locate ../shared")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "corpus", "pdf")); err != nil {
-		t.Skipf("shared corpus not available at %s (it lives beside the checkout): %v", shared, err)
-	}
-	return shared
-}
-
 // scriptPDFs are the corpus PDFs every script finds in $WORK.
 var scriptPDFs = map[string]string{
 	"paper.pdf":  "pm_2304.02623v1.pdf",    // 4 pages, title/author/date in its metadata
@@ -124,10 +100,9 @@ func unusedAddr() (string, error) {
 
 func TestScripts(t *testing.T) {
 	t.Parallel()
-	shared := sharedDir(t)
+	pdfDir := corpustest.Dir(t, "pdf")
 	warmPDFium(t)
-	pdfDir := filepath.Join(shared, "corpus", "pdf")
-	api := fakeAPI(t, shared)
+	api := fakeAPI(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
@@ -177,15 +152,9 @@ func TestScripts(t *testing.T) {
 
 // fakeAPI serves recorded arXiv and Crossref responses, and a corpus PDF
 // as the arXiv PDF of 2104.12255v1; everything else is 404.
-func fakeAPI(t *testing.T, shared string) *httptest.Server {
+func fakeAPI(t *testing.T) *httptest.Server {
 	t.Helper()
-	read := func(rel string) []byte {
-		data, err := os.ReadFile(filepath.Join(shared, "corpus", rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return data
-	}
+	read := func(rel string) []byte { return corpustest.File(t, rel) }
 	arxiv := map[string][]byte{
 		"2104.12255v1": read("api/arxiv/2104.12255v1.xml"),
 		"2104.12255":   read("api/arxiv/2104.12255v1.xml"),

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/cli"
+	"github.com/crossmem/crossmem/internal/corpustest"
 )
 
 // inProcess runs cli.Main in this process with the given environment and
@@ -34,7 +35,7 @@ func (p inProcess) run(t *testing.T, tty bool, args ...string) (int, string, str
 // newInProcess makes a library with the corpus paper captured and compiled.
 func newInProcess(t *testing.T) inProcess {
 	t.Helper()
-	shared := sharedDir(t)
+	data := corpustest.PDF(t, scriptPDFs["paper.pdf"])
 	warmPDFium(t)
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")
@@ -58,10 +59,6 @@ func newInProcess(t *testing.T) inProcess {
 		"CROSSMEM_ARXIV_PDF":    dead + "/pdf",
 		"CROSSMEM_CROSSREF_API": dead,
 	}}
-	data, err := os.ReadFile(filepath.Join(shared, "corpus", "pdf", scriptPDFs["paper.pdf"]))
-	if err != nil {
-		t.Fatal(err)
-	}
 	pdfPath := filepath.Join(dir, "paper.pdf")
 	if err := os.WriteFile(pdfPath, data, 0o644); err != nil {
 		t.Fatal(err)

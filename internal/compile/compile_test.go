@@ -9,13 +9,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/llm"
 	"github.com/crossmem/crossmem/internal/metadata"
@@ -27,12 +27,8 @@ import (
 // the given metadata, and returns the library and the paper.
 func newPaper(t *testing.T, file string, rec metadata.Record) (*library.Library, *library.Paper) {
 	t.Helper()
-	shared := sharedDir(t)
+	data := corpustest.PDF(t, file)
 	lib, err := library.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(shared, "corpus", "pdf", file))
 	if err != nil {
 		t.Fatal(err)
 	}

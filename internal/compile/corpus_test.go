@@ -12,31 +12,9 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
-
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	s := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(s, "corpus", "pdf")); err != nil {
-		t.Skipf("../shared/corpus/pdf not found beside the checkout (%v): corpus tests skipped", err)
-	}
-	return s
-}
 
 func newEngine(t *testing.T) *pdf.Engine {
 	t.Helper()
@@ -90,9 +68,9 @@ func subMultiset(a, b string) bool {
 // hash and byte range are consistent, image-only pages and broken text
 // layers produce no chunks.
 func TestCorpus(t *testing.T) {
-	shared := sharedDir(t)
+	pdfDir := corpustest.Dir(t, "pdf")
 	e := newEngine(t)
-	files, _ := filepath.Glob(filepath.Join(shared, "corpus", "pdf", "*.pdf"))
+	files, _ := filepath.Glob(filepath.Join(pdfDir, "*.pdf"))
 	if len(files) < 30 {
 		t.Fatalf("expected the 36 corpus PDFs, found %d", len(files))
 	}
@@ -209,11 +187,7 @@ func TestCorpus(t *testing.T) {
 // corpus fixture made for it: pdfium's U+FFFE marker becomes "-" at the end
 // of a line, followed by the line break pdfium dropped.
 func TestHyphenPolicy(t *testing.T) {
-	shared := sharedDir(t)
-	data, err := os.ReadFile(filepath.Join(shared, "corpus", "pdf", "gr_dehypenisation1.pdf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := corpustest.PDF(t, "gr_dehypenisation1.pdf")
 	res, err := Extract(t.Context(), newEngine(t), data, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -10,32 +10,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-// sharedDir returns ../shared beside the repository root, skipping the test
-// when it is absent.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the package directory; cannot locate ../shared")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "corpus")); err != nil {
-		t.Skipf("shared corpus not available at %s (it lives beside the checkout): %v", shared, err)
-	}
-	return shared
-}
+	"github.com/crossmem/crossmem/internal/corpustest"
+)
 
 func noFiles(string) bool { return false }
 
@@ -258,8 +235,7 @@ func TestNormalizeDOI(t *testing.T) {
 // TestClassifyRecordedArxivIDs classifies every entry id in the recorded
 // arXiv API responses, bare and as abs/pdf URLs.
 func TestClassifyRecordedArxivIDs(t *testing.T) {
-	shared := sharedDir(t)
-	files, err := filepath.Glob(filepath.Join(shared, "corpus", "api", "arxiv", "*.xml"))
+	files, err := filepath.Glob(filepath.Join(corpustest.Dir(t, "api", "arxiv"), "*.xml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no arXiv recordings: %v", err)
 	}
@@ -312,8 +288,7 @@ func TestClassifyRecordedArxivIDs(t *testing.T) {
 // TestClassifyRecordedDOIs classifies the DOI of every recorded Crossref
 // work in its bare, doi:, and doi.org URL forms.
 func TestClassifyRecordedDOIs(t *testing.T) {
-	shared := sharedDir(t)
-	files, err := filepath.Glob(filepath.Join(shared, "corpus", "api", "crossref", "*.json"))
+	files, err := filepath.Glob(filepath.Join(corpustest.Dir(t, "api", "crossref"), "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no Crossref recordings: %v", err)
 	}

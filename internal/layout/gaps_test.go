@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/crossmem/crossmem/internal/corpustest"
 )
 
 func TestGapStats(t *testing.T) {
 	if os.Getenv("GAPSTATS") == "" {
 		t.Skip()
 	}
-	corpus := corpusDir(t)
+	corpus := corpustest.Dir(t)
 	files, _ := filepath.Glob(filepath.Join(corpus, "pdf", os.Getenv("GAPSTATS")))
 	var spaced, unspaced []float64
 	for _, f := range files {

@@ -14,32 +14,9 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
-
-// corpusDir returns ../shared/corpus relative to the module root, or skips.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("shared corpus not found at %s: these tests need ../shared beside the checkout", c)
-	}
-	return c
-}
 
 // engine opens pdfium once per test binary.
 var testEngine *pdf.Engine
@@ -118,7 +95,7 @@ outer:
 // hyphenation normalised; "absent" tests are skipped because crossmem
 // keeps running heads, which are real text-layer content).
 func TestOlmOCRBench(t *testing.T) {
-	corpus := corpusDir(t)
+	corpus := corpustest.Dir(t)
 	f, err := os.Open(filepath.Join(corpus, "groundtruth", "olmocr_bench_tests.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +227,7 @@ func TestColumnOrder(t *testing.T) {
 	if _, err := exec.LookPath("pdftotext"); err != nil {
 		t.Skip("pdftotext (poppler-utils) not installed: it provides the independent column split")
 	}
-	corpus := corpusDir(t)
+	corpus := corpustest.Dir(t)
 	files := []string{"ol_pdftotext_two_column_issue.pdf", "ol_multi_column_miss.pdf", "dp_ligatures_01.pdf", "pm_2302.07302v1.pdf"}
 	checked := 0
 	for _, name := range files {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/crossmem/crossmem/internal/cli"
+	"github.com/crossmem/crossmem/internal/corpustest"
 )
 
 var binary struct {
@@ -31,7 +32,7 @@ var binary struct {
 // buildBinary builds cmd/crossmem once for the package's tests.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	root := repoRoot(t)
+	root := corpustest.Root(t)
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("the go command is not on PATH: cannot build cmd/crossmem")
@@ -288,11 +289,11 @@ func TestTypeScriptClient(t *testing.T) {
 	if err != nil {
 		t.Skip("node is not on PATH: this end-to-end test runs the official MCP TypeScript client (Node 20+; then run npm ci in test/mcp-e2e)")
 	}
-	dir := filepath.Join(repoRoot(t), "test", "mcp-e2e")
+	dir := filepath.Join(corpustest.Root(t), "test", "mcp-e2e")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
 		t.Skipf("test/mcp-e2e/node_modules is missing the MCP TypeScript SDK: run npm ci in test/mcp-e2e (%v)", err)
 	}
-	pdf := corpusPDF(t, changPDF)
+	pdf := corpustest.Dir(t, "pdf", changPDF)
 	bin := buildBinary(t)
 
 	lib := library{Home: filepath.Join(t.TempDir(), "home")}

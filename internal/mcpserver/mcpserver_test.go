@@ -29,6 +29,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/crossmem/crossmem/internal/cli"
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/mcpserver"
 	"github.com/crossmem/crossmem/internal/search"
 	"github.com/crossmem/crossmem/internal/wiki"
@@ -74,36 +75,6 @@ const (
 	dutotPDF    = "gr_sample1.pdf"
 	dutotPhrase = "Bi-criteria Algorithm for Scheduling Jobs on Cluster Platforms"
 )
-
-// repoRoot returns the folder holding go.mod above the working directory.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the package directory; cannot locate ../shared")
-		}
-		dir = parent
-	}
-}
-
-// corpusPDF returns the path of a PDF of ../shared/corpus/pdf, skipping the
-// test when the shared corpus is not beside the checkout.
-func corpusPDF(t testing.TB, name string) string {
-	t.Helper()
-	p := filepath.Join(repoRoot(t), "..", "shared", "corpus", "pdf", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared corpus PDF not available (it lives in ../shared beside the checkout): %v", err)
-	}
-	return p
-}
 
 // library is a crossmem library folder with its config file inside it.
 type library struct{ Home string }
@@ -167,7 +138,7 @@ var fixture struct {
 // copyLibrary first.
 func fixtureLibrary(t testing.TB) library {
 	t.Helper()
-	chang, shen := corpusPDF(t, changPDF), corpusPDF(t, shenPDF)
+	chang, shen := corpustest.Dir(t, "pdf", changPDF), corpustest.Dir(t, "pdf", shenPDF)
 	fixture.once.Do(func() {
 		start := time.Now()
 		lib := library{Home: filepath.Join(testDir, "fixture")}
@@ -758,7 +729,7 @@ func TestRecallNoResults(t *testing.T) {
 // after it started, without a restart.
 func TestNoticesChanges(t *testing.T) {
 	lib := copyLibrary(t, fixtureLibrary(t))
-	pdf := corpusPDF(t, dutotPDF)
+	pdf := corpustest.Dir(t, "pdf", dutotPDF)
 	cs := connect(t, lib.wikiDir())
 
 	r := call(t, cs, "crossmem_cite", map[string]any{"cite_key": dutotKey})

@@ -8,30 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-)
 
-func corpusPDF(t testing.TB, name string) []byte {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "..", "shared", "corpus", "pdf", name))
-	if err != nil {
-		t.Skipf("corpus PDF %s not available (../shared beside the checkout): %v", name, err)
-	}
-	return data
-}
+	"github.com/crossmem/crossmem/internal/corpustest"
+)
 
 var (
 	engineOnce sync.Once
@@ -65,7 +44,7 @@ func TestNotPDF(t *testing.T) {
 
 func TestPageAndInfo(t *testing.T) {
 	e := testEngine(t)
-	doc, err := e.OpenBytes(corpusPDF(t, "gr_test_Grobid_2_05982691.pdf"))
+	doc, err := e.OpenBytes(corpustest.PDF(t, "gr_test_Grobid_2_05982691.pdf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +92,7 @@ func TestPageAndInfo(t *testing.T) {
 // same result as reading them one by one.
 func TestPagesParallel(t *testing.T) {
 	e := testEngine(t)
-	data := corpusPDF(t, "pm_2304.02623v1.pdf")
+	data := corpustest.PDF(t, "pm_2304.02623v1.pdf")
 	var done []int
 	pages, err := e.Pages(t.Context(), data, func(d, n int) { done = append(done, d) })
 	if err != nil {
@@ -140,7 +119,7 @@ func TestPagesParallel(t *testing.T) {
 
 func TestHyphenMarker(t *testing.T) {
 	e := testEngine(t)
-	pages, err := e.Pages(t.Context(), corpusPDF(t, "gr_dehypenisation1.pdf"), nil)
+	pages, err := e.Pages(t.Context(), corpustest.PDF(t, "gr_dehypenisation1.pdf"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +159,7 @@ func TestFontNames(t *testing.T) {
 // FuzzPages feeds mutated PDFs to pdfium: every input must give pages or
 // an error, never a crash or a hang.
 func FuzzPages(f *testing.F) {
-	f.Add(corpusPDF(f, "gr_dehypenisation1.pdf"))
+	f.Add(corpustest.PDF(f, "gr_dehypenisation1.pdf"))
 	f.Add([]byte("%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		pages, err := testEngine(t).Pages(t.Context(), data, nil)

@@ -13,34 +13,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
-
-// sharedDir returns ../shared beside the repository root, skipping the test
-// when it is absent.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the package directory; cannot locate ../shared")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "corpus", "api", "arxiv")); err != nil {
-		t.Skipf("shared corpus not available at %s (it lives beside the checkout): %v", shared, err)
-	}
-	return shared
-}
 
 // recording is how the fake API answers one id_list value.
 type recording struct {
@@ -60,7 +36,7 @@ type fakeAPI struct {
 
 func newFakeAPI(t *testing.T, recs map[string]recording) *fakeAPI {
 	t.Helper()
-	dir := filepath.Join(sharedDir(t), "corpus", "api", "arxiv")
+	dir := corpustest.Dir(t, "api", "arxiv")
 	f := &fakeAPI{}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()

@@ -14,34 +14,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
-
-// sharedDir returns ../shared beside the repository root, skipping the test
-// when it is absent.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the package directory; cannot locate ../shared")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "corpus", "api", "crossref")); err != nil {
-		t.Skipf("shared corpus not available at %s (it lives beside the checkout): %v", shared, err)
-	}
-	return shared
-}
 
 // fakeCrossref serves every recording in corpus/api/crossref at
 // /works/{doi}, keyed by the lower-cased DOI (from the JSON, or from the
@@ -55,7 +31,7 @@ type fakeCrossref struct {
 
 func newFakeCrossref(t *testing.T) *fakeCrossref {
 	t.Helper()
-	dir := filepath.Join(sharedDir(t), "corpus", "api", "crossref")
+	dir := corpustest.Dir(t, "api", "crossref")
 	f := &fakeCrossref{files: map[string]string{}}
 	paths, err := filepath.Glob(filepath.Join(dir, "*"))
 	if err != nil {
@@ -386,10 +362,7 @@ func TestWorkAllRecordings(t *testing.T) {
 func TestWorkMatchesGroundTruth(t *testing.T) {
 	f := newFakeCrossref(t)
 	c := f.client("")
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "corpus", "api", "GROUNDTRUTH.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := corpustest.File(t, "api", "GROUNDTRUTH.json")
 	var gt struct {
 		Papers []struct {
 			ID             string `json:"id"`

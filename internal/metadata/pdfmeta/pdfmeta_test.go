@@ -1,49 +1,14 @@
 package pdfmeta
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
-
-// sharedDir returns ../shared beside the repository root, skipping the test
-// when it is absent.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the package directory; cannot locate ../shared")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "corpus", "pdf")); err != nil {
-		t.Skipf("shared corpus not available at %s (it lives beside the checkout): %v", shared, err)
-	}
-	return shared
-}
-
-func readPDF(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "corpus", "pdf", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // TestFromInfo uses Info dictionary values of the PDFs in corpus/pdf (as
 // pdfinfo prints them).
@@ -298,7 +263,7 @@ func TestParseXMPCorpus(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			x, ok := ParseXMP(readPDF(t, tc.file))
+			x, ok := ParseXMP(corpustest.PDF(t, tc.file))
 			if ok != tc.ok {
 				t.Fatalf("ParseXMP ok = %v (%v); want %v", ok, x, tc.ok)
 			}
@@ -314,7 +279,7 @@ func TestParseXMPCorpus(t *testing.T) {
 
 func TestXMPRecordAndMerge(t *testing.T) {
 	// pm_2302.07302v1: Info has the title but no author; XMP has both and a DOI.
-	x, ok := ParseXMP(readPDF(t, "pm_2302.07302v1.pdf"))
+	x, ok := ParseXMP(corpustest.PDF(t, "pm_2302.07302v1.pdf"))
 	if !ok {
 		t.Fatal("no XMP")
 	}
@@ -334,7 +299,7 @@ func TestXMPRecordAndMerge(t *testing.T) {
 	}
 
 	// gr_0807.3577: one XMP creator item with two names is split.
-	x, _ = ParseXMP(readPDF(t, "gr_0807.3577.pdf"))
+	x, _ = ParseXMP(corpustest.PDF(t, "gr_0807.3577.pdf"))
 	xr := x.Record()
 	want := []metadata.Name{{Family: "Bolejko", Given: "Krzysztof"}, {Family: "Andersson", Given: "Lars"}}
 	if diff := cmp.Diff(want, xr.Authors); diff != "" {
@@ -343,7 +308,7 @@ func TestXMPRecordAndMerge(t *testing.T) {
 
 	// XMP "untitled" does not replace a good Info title, and the junk
 	// warning about the Info title is dropped when XMP supplies one.
-	x, _ = ParseXMP(readPDF(t, "ol_failing_pdf_pg9.pdf"))
+	x, _ = ParseXMP(corpustest.PDF(t, "ol_failing_pdf_pg9.pdf"))
 	r = Merge(FromInfo("A Real Title", "", ""), x)
 	if r.Title != "A Real Title" {
 		t.Errorf("title = %q", r.Title)
