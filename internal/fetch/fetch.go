@@ -24,10 +24,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -287,12 +289,26 @@ func (e *exhaustedError) Unwrap() error { return e.err }
 // checkRetry retries network errors, timeouts, truncated bodies, 429 and
 // 5xx except 501; it never retries other statuses, an oversized body, or a
 // cancelled caller context.
+// unreachable reports whether err says the network or host cannot be
+// reached at all (no DNS, unknown host, connection refused, no route):
+// retrying would only make an offline capture slow to fail.
+func unreachable(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && !dns.IsTimeout {
+		return true
+	}
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.EHOSTUNREACH)
+}
+
 func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
 	if err != nil {
 		if errors.Is(err, ErrTooLarge) {
+			return false, err
+		}
+		if unreachable(err) {
 			return false, err
 		}
 		var ue *url.Error

@@ -573,3 +573,24 @@ func TestDownloadWriteError(t *testing.T) {
 		t.Errorf("hits = %d", hits.Load())
 	}
 }
+
+// TestUnreachableFailsFast checks that an unreachable host (connection
+// refused here; no DNS offline) is not retried: an offline capture must
+// fail quickly with a "failed" error, never "not found".
+func TestUnreachableFailsFast(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there now
+	o := testOptions()
+	o.RetryMax = 3
+	o.RetryWaitMin, o.RetryWaitMax = time.Second, 2*time.Second
+	start := time.Now()
+	_, err := New(o).Get(t.Context(), url, "")
+	if time.Since(start) > time.Second {
+		t.Errorf("took %v: an unreachable host was retried", time.Since(start))
+	}
+	fe := asError(t, err)
+	if errors.Is(err, ErrNotFound) || fe.Attempts > 1 || !strings.Contains(err.Error(), "failed") {
+		t.Errorf("err = %v (attempts %d)", err, fe.Attempts)
+	}
+}
