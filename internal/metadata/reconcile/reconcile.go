@@ -340,26 +340,40 @@ func fold(s string) string {
 
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// TitleSimilarity returns the Dice coefficient of the two titles' word
-// sets after folding case, diacritics, punctuation and markup: 1 for the
-// same words, 0 for none in common.
+// TitleSimilarity compares two titles after folding case, diacritics,
+// punctuation and markup: 1 minus their edit distance over the longer
+// length, so 1 means the same words in the same order. A title that is the
+// other plus a subtitle ("X" and "X: a study of Y", at least four words in
+// common) counts as 1.
 func TitleSimilarity(a, b string) float64 {
-	wa, wb := strings.Fields(fold(a)), strings.Fields(fold(b))
-	if len(wa) == 0 || len(wb) == 0 {
+	fa, fb := []rune(fold(a)), []rune(fold(b))
+	if len(fa) == 0 || len(fb) == 0 {
 		return 0
 	}
-	set := map[string]int{}
-	for _, w := range wa {
-		set[w]++
+	if sameTitle(a, b) && min(len(strings.Fields(string(fa))), len(strings.Fields(string(fb)))) >= 4 {
+		return 1
 	}
-	common := 0
-	for _, w := range wb {
-		if set[w] > 0 {
-			common++
-			set[w]--
+	return 1 - float64(levenshtein(fa, fb))/float64(max(len(fa), len(fb)))
+}
+
+func levenshtein(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 		}
+		prev, cur = cur, prev
 	}
-	return 2 * float64(common) / float64(len(wa)+len(wb))
+	return prev[len(b)]
 }
 
 // sameTitle treats titles as the same when they fold to the same words,
