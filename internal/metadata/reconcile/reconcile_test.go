@@ -171,10 +171,10 @@ func TestResolvePreprintAndPublished(t *testing.T) {
 	cr := rec(metadata.SourceCrossref, "Augmenting large language models with chemistry tools", 2024, "10.1038/s42256-024-00832-8",
 		n("M. Bran", "Andres"), n("Cox", "Sam"), n("Schilter", "Oliver"), n("Baldassari", "Carlo"), n("White", "Andrew D."), n("Schwaller", "Philippe"))
 	f := &fakeSources{obs: map[string]*metadata.Observation{
-		"arxiv arxiv:2304.05376":                     ax,
-		"datacite doi:10.48550/arxiv.2304.05376":     dc,
-		"crossref doi:10.1038/s42256-024-00832-8":    cr,
-		"openalex doi:10.1038/s42256-024-00832-8":    nil,
+		"arxiv arxiv:2304.05376":                  ax,
+		"datacite doi:10.48550/arxiv.2304.05376":  dc,
+		"crossref doi:10.1038/s42256-024-00832-8": cr,
+		"openalex doi:10.1038/s42256-024-00832-8": nil,
 	}}
 	delete(f.obs, "openalex doi:10.1038/s42256-024-00832-8")
 	res, err := Resolve(t.Context(), Query{ArxivID: "2304.05376"}, f.sources())
