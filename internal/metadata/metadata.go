@@ -215,3 +215,21 @@ type Observation struct {
 	// PDFURLs are direct PDF links the source knows, best first.
 	PDFURLs []string `json:"pdf_urls,omitempty"`
 }
+
+// Consultation records one question asked of one metadata source and what
+// came of it, so that a capture can say which sources were consulted and
+// which failed (a failure is never reported as "not found").
+type Consultation struct {
+	Source  string `json:"source"`
+	Query   string `json:"query"`            // "doi:...", "arxiv:...", "title:..."
+	Outcome string `json:"outcome"`          // one of the Outcome* constants
+	Detail  string `json:"detail,omitempty"` // the error, or why a hit was rejected
+}
+
+// Outcomes of a Consultation.
+const (
+	OutcomeOK       = "ok"
+	OutcomeNotFound = "not found"
+	OutcomeFailed   = "failed"   // timeout, 5xx, 429 after retries, unreadable answer
+	OutcomeRejected = "rejected" // a title-search hit that is a different work
+)

@@ -53,21 +53,16 @@ type Query struct {
 	WantPDF bool
 }
 
-// Outcomes of a consultation.
+// Outcomes of a consultation (see metadata.Consultation).
 const (
-	OK       = "ok"
-	NotFound = "not found"
-	Failed   = "failed"
-	Rejected = "rejected" // a title-search hit that is a different work
+	OK       = metadata.OutcomeOK
+	NotFound = metadata.OutcomeNotFound
+	Failed   = metadata.OutcomeFailed
+	Rejected = metadata.OutcomeRejected
 )
 
-// Consultation records one question asked of one source.
-type Consultation struct {
-	Source  string `json:"source"`
-	Query   string `json:"query"`
-	Outcome string `json:"outcome"`
-	Detail  string `json:"detail,omitempty"` // the error, or why a hit was rejected
-}
+// Consultation is metadata.Consultation.
+type Consultation = metadata.Consultation
 
 // Result is a resolved work.
 type Result struct {
