@@ -1,8 +1,11 @@
 // Package crossref looks up one work in the Crossref REST API
 // (GET /works/{doi}, https://api.crossref.org/swagger-ui/) and maps it to a
 // metadata.Record with every field attributed to metadata.SourceCrossref,
-// plus the work's publisher-declared PDF links. It does no merging with
-// other sources and never downloads anything but the JSON record.
+// plus the work's publisher-declared PDF links; Observe gives the same as a
+// metadata.Observation. SearchTitle (GET /works?query.title=...) returns
+// candidate works for a title, which the caller must confirm: Crossref
+// returns a different paper when it lacks the one asked for. It does no
+// merging with other sources and never downloads anything but JSON.
 //
 // Crossref only knows Crossref DOIs: arXiv DOIs (10.48550/arXiv.*) are
 // DataCite DOIs and answer 404 here.
@@ -49,6 +52,10 @@ type Client struct {
 type Work struct {
 	Record   *metadata.Record
 	PDFLinks []string
+	// CrossrefType and CrossrefSubtype are Crossref's own work type
+	// ("journal-article", "posted-content") and subtype ("preprint"),
+	// before the mapping to a CSL type.
+	CrossrefType, CrossrefSubtype string
 }
 
 // Work fetches and maps the work with the given DOI (bare, doi: or doi.org
@@ -113,6 +120,7 @@ type message struct {
 	DOI             string                     `json:"DOI"`
 	URL             string                     `json:"URL"`
 	Type            string                     `json:"type"`
+	Subtype         string                     `json:"subtype"`
 	Title           []string                   `json:"title"`
 	Subtitle        []string                   `json:"subtitle"`
 	ContainerTitle  []string                   `json:"container-title"`
@@ -316,7 +324,7 @@ func (m *message) toWork(requested string) *Work {
 	}
 	r.Normalize()
 
-	w := &Work{Record: r}
+	w := &Work{Record: r, CrossrefType: m.Type, CrossrefSubtype: m.Subtype}
 	seen := map[string]bool{}
 	for _, l := range m.Link {
 		ct := strings.ToLower(strings.TrimSpace(l.ContentType))

@@ -1,0 +1,300 @@
+// Package unpaywall asks the Unpaywall API (GET /v2/{doi},
+// https://unpaywall.org/products/api) where a DOI's open-access copies
+// are, and maps the answer to a metadata.Observation with every field
+// attributed to metadata.SourceUnpaywall. Its main use is PDFURLs; the
+// bibliographic fields are Crossref's, as Unpaywall relays them. It never
+// downloads the PDFs.
+//
+// Unpaywall requires a contact email with every request; a Client without
+// one fails with ErrNoEmail before asking.
+//
+// # Mapping
+//
+//   - Title: title (Unpaywall drops Crossref's subtitle).
+//   - Authors: z_authors, either split (family/given, as Crossref gives
+//     them) or raw_author_name only, which metadata.ParseName splits.
+//   - Issued: published_date with its precision, else year.
+//   - Container: journal_name; Publisher: publisher.
+//   - Type: genre is a Crossref type: journal-article → article-journal,
+//     proceedings-article → paper-conference, posted-content → article,
+//     book-chapter → chapter, book and monograph → book, dissertation →
+//     thesis, report, dataset; others are kept as given.
+//   - IsPreprint: genre posted-content. The own DOI is then the preprint
+//     DOI, otherwise the published DOI.
+//   - PDFURLs: best_oa_location.url_for_pdf, then each oa_locations entry's
+//     url_for_pdf, deduplicated, empty ones skipped. A closed-access work
+//     (is_oa false) has none.
+package unpaywall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/crossmem/crossmem/internal/fetch"
+	"github.com/crossmem/crossmem/internal/identifier"
+	"github.com/crossmem/crossmem/internal/metadata"
+)
+
+// DefaultBaseURL is the Unpaywall API used when Client.BaseURL is empty.
+const DefaultBaseURL = "https://api.unpaywall.org"
+
+// EnvEmail is the environment variable users set to give Unpaywall the
+// contact email it requires. This package does not read it; the caller
+// passes its value as Client.Email.
+const EnvEmail = "CROSSMEM_UNPAYWALL_EMAIL"
+
+// ErrNoEmail is matched (errors.Is) by the error of a lookup by a Client
+// without Email: Unpaywall requires a contact email with every request.
+var ErrNoEmail = errors.New("unpaywall requires a contact email: set " + EnvEmail)
+
+// ErrNotFound is matched (errors.Is) by the error of a lookup for a DOI
+// Unpaywall does not have (HTTP 404). It also matches fetch.ErrNotFound.
+var ErrNotFound = fmt.Errorf("unpaywall: %w", fetch.ErrNotFound)
+
+// Client queries the Unpaywall API. HTTP and Email are required. A Client
+// is safe for concurrent use if its HTTP client is.
+type Client struct {
+	BaseURL string // default DefaultBaseURL
+	HTTP    *fetch.Client
+	Email   string // contact email sent as ?email=; required
+}
+
+// ByDOI returns Unpaywall's record of doi (bare, doi: or doi.org URL form),
+// asked as GET /v2/<doi>?email=<Email>. The Observation's Query is
+// "doi:<doi>". Errors: ErrNoEmail when Email is empty (nothing is asked);
+// ErrNotFound for a DOI Unpaywall does not have; a *fetch.Error when the
+// API failed (never ErrNotFound); a parse error for a malformed response.
+func (c *Client) ByDOI(ctx context.Context, doi string) (*metadata.Observation, error) {
+	if strings.TrimSpace(c.Email) == "" {
+		return nil, fmt.Errorf("unpaywall lookup %s: %w", doi, ErrNoEmail)
+	}
+	if c.HTTP == nil {
+		return nil, errors.New("unpaywall: client has no HTTP client")
+	}
+	d, ok := identifier.ParseDOI(doi)
+	if !ok {
+		return nil, fmt.Errorf("unpaywall: %q is not a DOI", doi)
+	}
+	base := c.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u := strings.TrimSuffix(base, "/") + "/v2/" + strings.ReplaceAll(url.PathEscape(d), "%2F", "/") +
+		"?email=" + url.QueryEscape(strings.TrimSpace(c.Email))
+	resp, err := c.HTTP.Get(ctx, u, "application/json")
+	if err != nil {
+		if errors.Is(err, fetch.ErrNotFound) {
+			return nil, fmt.Errorf("unpaywall %s: %w", d, ErrNotFound)
+		}
+		return nil, fmt.Errorf("unpaywall lookup %s: %w", d, err)
+	}
+	o, err := parse(resp.Body, d)
+	if err != nil {
+		return nil, fmt.Errorf("unpaywall lookup %s: %w", d, err)
+	}
+	o.Query = "doi:" + d
+	return o, nil
+}
+
+// --- JSON --------------------------------------------------------------------
+
+type response struct {
+	DOI            string      `json:"doi"`
+	DOIURL         string      `json:"doi_url"`
+	Title          string      `json:"title"`
+	Genre          string      `json:"genre"`
+	PublishedDate  string      `json:"published_date"`
+	Year           json.Number `json:"year"`
+	JournalName    string      `json:"journal_name"`
+	Publisher      string      `json:"publisher"`
+	IsOA           bool        `json:"is_oa"`
+	ZAuthors       []author    `json:"z_authors"`
+	BestOALocation *location   `json:"best_oa_location"`
+	OALocations    []location  `json:"oa_locations"`
+}
+
+type author struct {
+	Given         string `json:"given"`
+	Family        string `json:"family"`
+	Name          string `json:"name"`
+	RawAuthorName string `json:"raw_author_name"`
+}
+
+type location struct {
+	URLForPDF string `json:"url_for_pdf"`
+}
+
+// --- mapping -----------------------------------------------------------------
+
+func parse(body []byte, requested string) (*metadata.Observation, error) {
+	var resp response
+	if err := json.Unmarshal(body, &resp); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("parse Unpaywall JSON: malformed at byte %d: %w", se.Offset, err)
+		}
+		return nil, fmt.Errorf("parse Unpaywall JSON: %w", err)
+	}
+	if resp.DOI == "" {
+		return nil, errors.New("parse Unpaywall JSON: no DOI record in the response")
+	}
+	return resp.observation(requested), nil
+}
+
+func (p *response) observation(requested string) *metadata.Observation {
+	r := &metadata.Record{}
+	set := func(field string) { r.SetSource(field, metadata.SourceUnpaywall) }
+	o := &metadata.Observation{Source: metadata.SourceUnpaywall, Record: r}
+
+	doi := p.DOI
+	if strings.EqualFold(doi, requested) {
+		doi = requested
+	}
+	r.DOI = doi
+	set(metadata.FieldDOI)
+	if u := strings.TrimSpace(p.DOIURL); u != "" {
+		r.URL = u
+		set(metadata.FieldURL)
+	}
+	if t := cleanText(p.Title); t != "" {
+		r.Title = t
+		set(metadata.FieldTitle)
+	} else {
+		r.Warn("Unpaywall record has no title")
+	}
+	for _, a := range p.ZAuthors {
+		if n := a.name(); n != (metadata.Name{}) {
+			r.Authors = append(r.Authors, n)
+		}
+	}
+	if len(r.Authors) > 0 {
+		set(metadata.FieldAuthors)
+	}
+	if d, ok := parseDate(p.PublishedDate); ok {
+		r.Issued = d
+	} else if y, err := strconv.Atoi(p.Year.String()); err == nil && y > 0 {
+		r.Issued = metadata.Date{Year: y}
+	}
+	if !r.Issued.IsZero() {
+		set(metadata.FieldIssued)
+	}
+	if j := cleanText(p.JournalName); j != "" {
+		r.ContainerTitle = j
+		set(metadata.FieldContainerTitle)
+	}
+	if pub := cleanText(p.Publisher); pub != "" {
+		r.Publisher = pub
+		set(metadata.FieldPublisher)
+	}
+	if t := cslType(p.Genre); t != "" {
+		r.Type = t
+		set(metadata.FieldType)
+	}
+
+	o.IsPreprint = p.Genre == "posted-content"
+	if o.IsPreprint {
+		o.PreprintDOI = doi
+	} else {
+		o.PublishedDOI = doi
+	}
+	r.DOIPreprint, r.DOIPublished = o.PreprintDOI, o.PublishedDOI
+
+	seen := map[string]bool{}
+	add := func(l *location) {
+		if l == nil {
+			return
+		}
+		u := strings.TrimSpace(l.URLForPDF)
+		if u == "" || seen[u] {
+			return
+		}
+		seen[u] = true
+		o.PDFURLs = append(o.PDFURLs, u)
+	}
+	add(p.BestOALocation)
+	for i := range p.OALocations {
+		add(&p.OALocations[i])
+	}
+	r.Normalize()
+	return o
+}
+
+func (a author) name() metadata.Name {
+	family, given := collapse(a.Family), collapse(a.Given)
+	switch {
+	case family != "":
+		return metadata.Name{Family: family, Given: given}
+	case collapse(a.RawAuthorName) != "":
+		return metadata.ParseName(a.RawAuthorName)
+	case collapse(a.Name) != "":
+		return metadata.Name{Literal: collapse(a.Name)}
+	case given != "":
+		return metadata.Name{Literal: given}
+	}
+	return metadata.Name{}
+}
+
+// cslType maps a Crossref genre (see the package doc).
+func cslType(genre string) string {
+	switch genre {
+	case "journal-article":
+		return "article-journal"
+	case "proceedings-article":
+		return "paper-conference"
+	case "posted-content":
+		return "article"
+	case "book-chapter", "book-section", "book-part":
+		return "chapter"
+	case "book", "monograph", "edited-book", "reference-book":
+		return "book"
+	case "dissertation":
+		return "thesis"
+	case "peer-review":
+		return "review"
+	}
+	return genre
+}
+
+// parseDate reads "2024-04-01" (or "2024-04", "2024").
+func parseDate(s string) (metadata.Date, bool) {
+	parts := strings.Split(strings.TrimSpace(s), "-")
+	if len(parts[0]) != 4 || len(parts) > 3 {
+		return metadata.Date{}, false
+	}
+	var v [3]int
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return metadata.Date{}, false
+		}
+		v[i] = n
+	}
+	d := metadata.Date{Year: v[0]}
+	if v[1] >= 1 && v[1] <= 12 {
+		d.Month = v[1]
+		if v[2] >= 1 && v[2] <= 31 {
+			d.Day = v[2]
+		}
+	}
+	return d, d.Year > 0
+}
+
+// tagRe matches an HTML/XML tag such as <i> or </sub>; a "<" followed by a
+// space or digit is not a tag.
+var tagRe = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9_.-]*(?::[A-Za-z][A-Za-z0-9_.-]*)?(?:\s[^<>]*)?/?>`)
+
+// cleanText strips inline markup, decodes HTML entities and collapses white
+// space.
+func cleanText(s string) string {
+	return collapse(html.UnescapeString(tagRe.ReplaceAllString(s, "")))
+}
+
+// collapse trims s and replaces each run of white space with one space.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
