@@ -13,7 +13,7 @@ import "strings"
 //     lowercase particles (van, von, de, der, den, del, della, da, di, du,
 //     le, la, dos, das, des, ten, ter: "Ludwig van Beethoven" → family "van
 //     Beethoven") and, when not the first token, capitalised ones that are
-//     unambiguous in academic names (Van, Von, De, Der, Den, Del, Della, Dos,
+//     unambiguous in academic names (Van, Von, De, Der, Den, Del, Della, Dos, Le, La, Di, Da,
 //     Das, Du, Des, Ten, Ter: "Adrian Del Maestro" → family "Del Maestro").
 //   - A generational suffix (Jr., Sr., II, III, IV) never becomes the
 //     family name; it is appended to Given after a comma ("Amos B. Smith
@@ -100,7 +100,7 @@ func isParticle(tok string) bool {
 	switch tok {
 	case "van", "von", "de", "der", "den", "del", "della", "da", "di", "du",
 		"le", "la", "dos", "das", "des", "ten", "ter",
-		"Van", "Von", "De", "Der", "Den", "Del", "Della", "Dos", "Das", "Du", "Des", "Ten", "Ter":
+		"Van", "Von", "De", "Der", "Den", "Del", "Della", "Dos", "Das", "Du", "Des", "Ten", "Ter", "Le", "La", "Di", "Da":
 		return true
 	}
 	return false

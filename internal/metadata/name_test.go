@@ -34,3 +34,11 @@ func TestParseName(t *testing.T) {
 		}
 	}
 }
+
+func TestParseNameCapitalisedParticles(t *testing.T) {
+	for in, family := range map[string]string{"Yann Le Gorrec": "Le Gorrec", "Anna La Rosa": "La Rosa", "Le Zhang": "Zhang"} {
+		if got := ParseName(in).Family; got != family {
+			t.Errorf("ParseName(%q).Family = %q, want %q", in, got, family)
+		}
+	}
+}

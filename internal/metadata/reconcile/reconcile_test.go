@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/fetch"
@@ -115,6 +116,7 @@ func TestHelpers(t *testing.T) {
 // fakeSources answers from fixed observations keyed by query, and fails
 // or says not found for the queries listed.
 type fakeSources struct {
+	mu       sync.Mutex
 	obs      map[string]*metadata.Observation
 	search   map[string][]*metadata.Observation
 	failing  map[string]bool
@@ -124,6 +126,8 @@ type fakeSources struct {
 
 func (f *fakeSources) get(source, query string) (*metadata.Observation, error) {
 	key := source + " " + strings.ToLower(query)
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.asked = append(f.asked, key)
 	if f.failing[key] {
 		return nil, errors.New("timeout after 30s")
