@@ -146,6 +146,13 @@ func mergeText(out *metadata.Record, obs []*metadata.Observation, field string, 
 		}
 		if eq(v, value) {
 			out.SetSource(field, o.Source)
+			if field == metadata.FieldTitle && fold(v) != fold(value) {
+				longer, shorter := chosen.Source, o.Source
+				if len(fold(v)) > len(fold(value)) {
+					longer, shorter = o.Source, chosen.Source
+				}
+				out.Warn(fmt.Sprintf("title: %s omits the subtitle that %s gives (%q vs %q)", shorter, longer, v, value))
+			}
 		} else if same != nil {
 			out.Warn(fmt.Sprintf("%s differs: %s gives %q, %s gives %q (kept %s's)", fieldLabel(field), chosen.Source, value, o.Source, v, chosen.Source))
 		}
@@ -188,6 +195,12 @@ func mergeIssued(out *metadata.Record, obs []*metadata.Observation) {
 		}
 		if y == out.Issued.Year {
 			out.SetSource(metadata.FieldIssued, o.Source)
+			if d := o.Record.Issued; o != chosen && d.Month > 0 && out.Issued.Month > 0 &&
+				(d.Month != out.Issued.Month || d.Day > 0 && out.Issued.Day > 0 && d.Day != out.Issued.Day) {
+				// Sources often date the online and the print version
+				// differently; the year agrees.
+				out.Warn(fmt.Sprintf("date differs (same year): %s gives %s, %s gives %s (kept %s's)", chosen.Source, dateString(chosen.Record.Issued), o.Source, dateString(d), chosen.Source))
+			}
 			// A more precise date from an agreeing source completes a
 			// year-only one.
 			if out.Issued.Month == 0 && o.Record.Issued.Month > 0 {
@@ -197,6 +210,16 @@ func mergeIssued(out *metadata.Record, obs []*metadata.Observation) {
 			out.Warn(fmt.Sprintf("year differs: %s gives %d, %s gives %d (kept %s's)", chosen.Source, out.Issued.Year, o.Source, y, chosen.Source))
 		}
 	}
+}
+
+func dateString(d metadata.Date) string {
+	switch {
+	case d.Day > 0:
+		return fmt.Sprintf("%04d-%02d-%02d", d.Year, d.Month, d.Day)
+	case d.Month > 0:
+		return fmt.Sprintf("%04d-%02d", d.Year, d.Month)
+	}
+	return strconv.Itoa(d.Year)
 }
 
 // mergeAuthors picks the author list of the highest-priority source after
@@ -229,6 +252,11 @@ func mergeAuthors(out *metadata.Record, obs []*metadata.Observation) {
 		}
 		if diff := compareAuthors(authors, other); diff == "" {
 			out.SetSource(metadata.FieldAuthors, o.Source)
+			for i := range authors {
+				if a, b := authors[i].Given, other[i].Given; !givenCompatible(a, b) {
+					out.Warn(fmt.Sprintf("author %d's given name differs: %s gives %q, %s gives %q (kept %s's)", i+1, chosen.Source, a, o.Source, b, chosen.Source))
+				}
+			}
 		} else {
 			out.Warn(fmt.Sprintf("authors differ: %s (kept %s's list) vs %s: %s", chosen.Source, chosen.Source, o.Source, diff))
 		}
@@ -248,6 +276,30 @@ func compareAuthors(a, b []metadata.Name) string {
 		}
 	}
 	return ""
+}
+
+// givenCompatible reports whether two given names can be the same
+// person's: token by token equal after folding, or an initial matching the
+// other's first letter ("Andrew D." and "Andrew Dickson"; "Michael D." and
+// "Michael"). "Debashis" and "Debasish" are not compatible.
+func givenCompatible(a, b string) bool {
+	ta, tb := strings.Fields(fold(a)), strings.Fields(fold(b))
+	for i := 0; i < len(ta) && i < len(tb); i++ {
+		x, y := ta[i], tb[i]
+		if x == y {
+			continue
+		}
+		short, long := x, y
+		if len(short) > len(long) {
+			short, long = long, short
+		}
+		// fold drops the period of an initial: "d" vs "dickson".
+		if len(short) == 1 && strings.HasPrefix(long, short) {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // mergeIdentifiers collects DOIs, arXiv id and version.
@@ -303,7 +355,10 @@ func agree(obs []*metadata.Observation) bool {
 			}
 			fa, _ := RepairNames(ra.Authors)
 			fb, _ := RepairNames(rb.Authors)
-			if len(fa) == 0 || len(fb) == 0 || FamilyKey(fa[0]) != FamilyKey(fb[0]) {
+			switch {
+			case len(fa) == 0 && len(fb) == 0:
+				// Both say the work has no author (an unsigned news item).
+			case len(fa) == 0 || len(fb) == 0 || FamilyKey(fa[0]) != FamilyKey(fb[0]):
 				continue
 			}
 			return true
@@ -400,8 +455,8 @@ func samePages(a, b string) bool {
 func pageRange(s string) string {
 	s = strings.NewReplacer("–", "-", "—", "-", " ", "", "--", "-").Replace(s)
 	first, last, ok := strings.Cut(s, "-")
-	if !ok {
-		return s
+	if !ok || first == last {
+		return first
 	}
 	if len(last) < len(first) {
 		if _, err := strconv.Atoi(first); err == nil {

@@ -98,6 +98,7 @@ type resolver struct {
 	obs       []*metadata.Observation
 	consulted []Consultation
 	asked     map[string]bool // source + query already asked
+	notes     []string        // warnings about near-miss title-search hits
 }
 
 // Resolve asks the configured sources about the work, follows the links
@@ -351,6 +352,10 @@ func (r *resolver) titleSearch(ctx context.Context, ref *metadata.Record, known 
 				if why := Confirm(h.Record, ref); why != "" {
 					r.consulted = append(r.consulted, Consultation{Source: s.source, Query: query, Outcome: Rejected,
 						Detail: fmt.Sprintf("returned a different work %q (%s): %s", h.Record.Title, h.Record.DOI, why)})
+					if nearMiss(h.Record, ref) {
+						r.notes = append(r.notes, fmt.Sprintf("%s title search also found %q (%s, %d, %d authors), not confirmed as this work (%s): possibly another version of it",
+							s.source, h.Record.Title, h.Record.DOI, h.Record.Issued.Year, len(h.Record.Authors), why))
+					}
 					continue
 				}
 				found = true
@@ -378,6 +383,19 @@ func (r *resolver) titleSearch(ctx context.Context, ref *metadata.Record, known 
 	}
 	wg.Wait()
 	return best
+}
+
+// nearMiss reports whether a rejected title-search hit resembles the work
+// closely enough to mention: titles at least 60 % similar, or the same
+// first author and a year at most one apart.
+func nearMiss(hit, ref *metadata.Record) bool {
+	if TitleSimilarity(hit.Title, ref.Title) >= 0.6 {
+		return true
+	}
+	ha, _ := RepairNames(hit.Authors)
+	ra, _ := RepairNames(ref.Authors)
+	return len(ha) > 0 && len(ra) > 0 && FamilyKey(ha[0]) == FamilyKey(ra[0]) &&
+		hit.Issued.Year > 0 && ref.Issued.Year > 0 && abs(hit.Issued.Year-ref.Issued.Year) <= 1
 }
 
 // Confirm checks that a title-search hit is the work described by ref:
@@ -561,6 +579,9 @@ func (r *resolver) result(q Query, capturedPreprint bool) *resolved {
 	}
 	r.mu.Lock()
 	res.Consulted = slices.Clone(r.consulted)
+	for _, n := range r.notes {
+		res.Record.Warn(n)
+	}
 	for _, o := range r.obs {
 		if o.Source == metadata.SourceUnpaywall || r.versionOfLocked(o) == captured {
 			for _, u := range o.PDFURLs {
