@@ -101,7 +101,7 @@ func compare(p gtPaper, r *metadata.Record) outcome {
 // appears that is not listed here, or when a listed one disappears (then
 // this table must be updated).
 var knownMismatches = map[string]map[string]string{
-	"immink2017proceedings": {"family names": "arXiv gives names only as display strings; \"Kees A. Schouhamer Immink\" has a compound surname without a particle, which no splitter can recognise (family \"Immink\")"},
+	"immink2017proceedings":    {"family names": "arXiv gives names only as display strings; \"Kees A. Schouhamer Immink\" has a compound surname without a particle, which no splitter can recognise (family \"Immink\")"},
 	"dossantos2009hamiltonian": {"title": "OpenAlex is the only recorded source and its title has the typo \"thestabilization\"; a single source cannot be corrected (the record says it is not cross-checked)"},
 }
 
