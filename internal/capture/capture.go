@@ -26,9 +26,8 @@ import (
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
-	"github.com/crossmem/crossmem/internal/metadata/arxiv"
-	"github.com/crossmem/crossmem/internal/metadata/crossref"
 	"github.com/crossmem/crossmem/internal/metadata/pdfmeta"
+	"github.com/crossmem/crossmem/internal/metadata/reconcile"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
 
@@ -53,10 +52,16 @@ type Options struct {
 	CiteKey string // --cite-key: use this key instead of the pattern
 	Pattern string // cite key pattern; "" means citekey.Default()
 
-	Engine   *pdf.Engine      // validates PDFs and reads their own metadata (required)
-	Arxiv    *arxiv.Client    // required for arXiv input
-	Crossref *crossref.Client // required for DOI input and --doi
-	HTTP     *fetch.Client    // downloads PDFs (arXiv, DOI links, PDF URLs)
+	Engine *pdf.Engine // validates PDFs and reads their own metadata (required)
+	// Sources are the metadata lookups (internal/metadata/sources.New);
+	// missing ones are simply not consulted.
+	Sources reconcile.Sources
+	// ArxivPDFURL builds the PDF link of an arXiv paper when no source
+	// gave one (version 0 = latest); nil means https://arxiv.org/pdf/.
+	ArxivPDFURL func(id string, version int) string
+	HTTP        *fetch.Client // downloads PDFs (arXiv, DOI links, PDF URLs)
+	// MetadataTimeout bounds the metadata lookups (default 60 s).
+	MetadataTimeout time.Duration
 
 	// Now gives the capture time; nil means time.Now.
 	Now func() time.Time
@@ -69,6 +74,9 @@ type Result struct {
 	Paper    *library.Paper
 	Existing bool          // the paper was already captured; nothing was written
 	Input    identifier.ID // the classified input
+	// Consulted lists the metadata questions asked and their outcomes
+	// (empty for an existing paper).
+	Consulted []metadata.Consultation
 }
 
 // Run captures input into lib. Errors: an error wrapping
@@ -134,23 +142,23 @@ func Run(ctx context.Context, lib *library.Library, input string, o Options) (*R
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Paper: p, Existing: existing, Input: id}, nil
+	return &Result{Paper: p, Existing: existing, Input: id, Consulted: c.consulted}, nil
 }
 
 type run struct {
-	lib      *library.Library
-	o        Options
-	id       identifier.ID
-	rec      *metadata.Record
-	data     []byte // the PDF
-	pdfURL   string
-	existing *library.Paper
+	lib       *library.Library
+	o         Options
+	id        identifier.ID
+	rec       *metadata.Record
+	published *metadata.Record
+	preprint  *metadata.Record
+	consulted []metadata.Consultation
+	data      []byte // the PDF
+	pdfURL    string
+	existing  *library.Paper
 }
 
 func (c *run) arxiv(ctx context.Context) error {
-	if c.o.Arxiv == nil {
-		return errors.New("capture: no arXiv client")
-	}
 	c.o.Log("arxiv_id: %s", versioned(c.id.ArxivID, c.id.Version))
 	if c.id.Version > 0 {
 		if p := c.find(func(p *library.Paper) bool {
@@ -160,11 +168,10 @@ func (c *run) arxiv(ctx context.Context) error {
 			return nil
 		}
 	}
-	e, err := c.o.Arxiv.LookupEntry(ctx, c.id.ArxivID, c.id.Version)
+	res, err := c.resolve(ctx, reconcile.Query{ArxivID: c.id.ArxivID, ArxivVersion: c.id.Version})
 	if err != nil {
-		return fmt.Errorf("arXiv metadata for %s: %w", c.id.ArxivID, err)
+		return fmt.Errorf("metadata for arXiv %s: %w", c.id.ArxivID, err)
 	}
-	c.rec = e.Record
 	c.o.Log("title: %s", c.rec.Title)
 	if p := c.find(func(p *library.Paper) bool {
 		return p.Metadata.ArxivID == c.rec.ArxivID && p.Metadata.ArxivVersion == c.rec.ArxivVersion
@@ -172,11 +179,22 @@ func (c *run) arxiv(ctx context.Context) error {
 		c.existing = p
 		return nil
 	}
-	c.pdfURL = e.PDFURL
-	if c.pdfURL == "" {
-		c.pdfURL = c.o.Arxiv.PDFURL(c.rec.ArxivID, c.rec.ArxivVersion)
+	urls := res.PDFURLs
+	if len(urls) == 0 {
+		urls = []string{c.arxivPDF(c.rec.ArxivID, c.rec.ArxivVersion)}
 	}
-	return c.download(ctx, c.pdfURL)
+	return c.downloadFirst(ctx, urls)
+}
+
+func (c *run) arxivPDF(id string, version int) string {
+	if c.o.ArxivPDFURL != nil {
+		return c.o.ArxivPDFURL(id, version)
+	}
+	u := "https://arxiv.org/pdf/" + id
+	if version > 0 {
+		u += fmt.Sprintf("v%d", version)
+	}
+	return u
 }
 
 func (c *run) doi(ctx context.Context) error {
@@ -185,26 +203,75 @@ func (c *run) doi(ctx context.Context) error {
 		c.existing = p
 		return nil
 	}
-	w, err := c.crossref(ctx, c.id.DOI)
+	res, err := c.resolve(ctx, reconcile.Query{DOI: c.id.DOI, WantPDF: true})
 	if err != nil {
-		return err
+		return fmt.Errorf("metadata for DOI %s: %w", c.id.DOI, err)
 	}
-	c.rec = w.Record
 	c.o.Log("title: %s", c.rec.Title)
-	var lastErr error
-	for _, link := range w.PDFLinks {
-		if err := c.download(ctx, link); err != nil {
-			lastErr = err
+	if len(res.PDFURLs) > 0 {
+		if err := c.downloadFirst(ctx, res.PDFURLs); err == nil {
+			return nil
+		} else {
+			return c.noPDF(fmt.Sprintf("downloading it failed: %v", err))
+		}
+	}
+	reason := "no source knows an open-access PDF"
+	if c.o.Sources.Unpaywall == nil {
+		reason += "; set CROSSMEM_UNPAYWALL_EMAIL to ask Unpaywall"
+	}
+	return c.noPDF(reason)
+}
+
+func (c *run) noPDF(reason string) error {
+	return fmt.Errorf("%w for DOI %s (%s).\nDownload the PDF yourself (publisher site, library access or the authors' page), then run:\n  crossmem capture /path/to/paper.pdf --doi %s", ErrNoPDF, c.id.DOI, reason, c.id.DOI)
+}
+
+// resolve asks the metadata sources and keeps the reconciled records.
+func (c *run) resolve(ctx context.Context, q reconcile.Query) (*reconcile.Result, error) {
+	timeout := c.o.MetadataTimeout
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := reconcile.Resolve(ctx, q, c.o.Sources)
+	if res != nil {
+		c.consulted = res.Consulted
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.rec, c.published, c.preprint = res.Record, res.Published, res.Preprint
+	c.logSources()
+	return res, nil
+}
+
+// logSources reports, one line per question, which sources answered,
+// which did not know the work, which failed and which title-search hits
+// were rejected.
+func (c *run) logSources() {
+	for _, x := range c.consulted {
+		switch x.Outcome {
+		case metadata.OutcomeFailed, metadata.OutcomeRejected:
+			c.o.Log("%s %s: %s (%s)", x.Source, x.Query, strings.ToUpper(x.Outcome), x.Detail)
+		default:
+			c.o.Log("%s %s: %s", x.Source, x.Query, x.Outcome)
+		}
+	}
+}
+
+// downloadFirst downloads the first of urls that yields a PDF.
+func (c *run) downloadFirst(ctx context.Context, urls []string) error {
+	var last error
+	for _, u := range urls {
+		if err := c.download(ctx, u); err != nil {
+			last = err
 			continue
 		}
-		c.pdfURL = link
+		c.pdfURL = u
 		return nil
 	}
-	reason := "Crossref lists no open PDF link"
-	if lastErr != nil {
-		reason = fmt.Sprintf("downloading it failed: %v", lastErr)
-	}
-	return fmt.Errorf("%w for DOI %s (%s).\nDownload the PDF yourself (publisher site, library access or the authors' page), then run:\n  crossmem capture /path/to/paper.pdf --doi %s", ErrNoPDF, c.id.DOI, reason, c.id.DOI)
+	return last
 }
 
 func (c *run) local(ctx context.Context) error {
@@ -252,34 +319,49 @@ func (c *run) fromPDF(ctx context.Context) error {
 		if p := c.findDOI(c.o.DOI); p != nil && c.o.CiteKey == "" {
 			return fmt.Errorf("DOI %s is already captured as %s with a different PDF (SHA-256 %s); pass --cite-key to capture this file as a separate entry", c.o.DOI, p.CiteKey, p.PDFSHA256)
 		}
-		w, err := c.crossref(ctx, c.o.DOI)
-		if err != nil {
-			return err
+		q := reconcile.Query{DOI: c.o.DOI}
+		if id, ok := identifier.ArxivIDFromDOI(c.o.DOI); ok {
+			q = reconcile.Query{ArxivID: id}
 		}
-		c.rec = w.Record
+		if _, err := c.resolve(ctx, q); err != nil {
+			return fmt.Errorf("metadata for DOI %s: %w", c.o.DOI, err)
+		}
 		return nil
 	}
 	infoRec := pdfmeta.FromInfo(info.Title, info.Author, info.CreationDate)
 	x, _ := pdfmeta.ParseXMP(c.data)
-	c.rec = pdfmeta.Merge(infoRec, x)
-	if c.rec.Title != "" {
-		c.o.Log("title: %s (from the PDF's metadata)", c.rec.Title)
-	}
-	return nil
-}
-
-func (c *run) crossref(ctx context.Context, doi string) (*crossref.Work, error) {
-	if c.o.Crossref == nil {
-		return nil, errors.New("capture: no Crossref client")
-	}
-	w, err := c.o.Crossref.Work(ctx, doi)
-	if err != nil {
-		if errors.Is(err, crossref.ErrNotFound) {
-			return nil, fmt.Errorf("Crossref has no record of DOI %s (check the DOI; DataCite DOIs such as arXiv's 10.48550/... are not in Crossref): %w", doi, err)
+	own := pdfmeta.Merge(infoRec, x)
+	if own.DOI != "" {
+		// The PDF names its own DOI (XMP prism:doi): look it up.
+		if _, err := c.resolve(ctx, reconcile.Query{DOI: own.DOI}); err == nil {
+			c.rec.Warn(fmt.Sprintf("identified by the DOI in the PDF's own metadata (%s)", own.DOI))
+			return nil
 		}
-		return nil, fmt.Errorf("Crossref metadata for DOI %s: %w", doi, err)
 	}
-	return w, nil
+	if own.Title != "" {
+		c.o.Log("title: %s (from the PDF's metadata)", own.Title)
+		q := reconcile.Query{Title: own.Title, Year: own.Year()}
+		if len(own.Authors) > 0 {
+			q.Author = own.Authors[0].FamilyOrLiteral()
+		}
+		_, err := c.resolve(ctx, q)
+		if err == nil {
+			c.rec.Warn(fmt.Sprintf("identified by a title search for the PDF's own title %q, confirmed by title, first author and year", own.Title))
+			return nil
+		}
+		// Offline or unknown to the sources: the PDF's own metadata is
+		// all there is, and the record says so.
+		c.rec = own
+		if errors.Is(err, reconcile.ErrSourcesFailed) {
+			c.rec.Warn(fmt.Sprintf("metadata sources could not be reached (%v); using the PDF's own metadata only", err))
+		} else {
+			c.rec.Warn("no metadata source found this title; using the PDF's own metadata only")
+		}
+		c.logSources()
+		return nil
+	}
+	c.rec = own
+	return nil
 }
 
 func (c *run) download(ctx context.Context, url string) error {
@@ -358,6 +440,9 @@ func (c *run) store(ctx context.Context) (*library.Paper, bool, error) {
 		CapturedAt: strconv.FormatInt(now.Unix(), 10),
 		Source:     library.Source{Kind: kind, Input: c.id.Input, URL: c.pdfURL},
 		Metadata:   *rec,
+		Published:  c.published,
+		Preprint:   c.preprint,
+		Consulted:  c.consulted,
 	}
 	if err := library.WriteFileAtomic(p.PDFPath, c.data, 0o644); err != nil {
 		return nil, false, fmt.Errorf("save PDF: %w", err)

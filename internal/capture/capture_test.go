@@ -25,8 +25,8 @@ import (
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
-	"github.com/crossmem/crossmem/internal/metadata/arxiv"
-	"github.com/crossmem/crossmem/internal/metadata/crossref"
+	"github.com/crossmem/crossmem/internal/metadata/reconcile"
+	"github.com/crossmem/crossmem/internal/metadata/sources"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
 
@@ -193,13 +193,20 @@ func (env *testEnv) options(t *testing.T, engine *pdf.Engine) Options {
 		RetryWaitMax: 5 * time.Millisecond,
 		RateLimits:   map[string]fetch.RateLimit{},
 	})
-	return Options{
-		Engine:   engine,
-		Arxiv:    &arxiv.Client{BaseURL: env.srv.srv.URL + "/api/query", PDFBase: env.srv.srv.URL + "/pdf", HTTP: hc},
-		Crossref: &crossref.Client{BaseURL: env.srv.srv.URL, HTTP: hc},
+	sc := sources.Config{
 		HTTP:     hc,
-		Now:      func() time.Time { return time.Unix(1776227254, 0) },
-		Log:      env.logs.logf,
+		ArxivAPI: env.srv.srv.URL + "/api/query", ArxivPDF: env.srv.srv.URL + "/pdf",
+		CrossrefAPI: env.srv.srv.URL,
+		// Not served by the fake: they answer 404 (not found).
+		OpenAlexAPI: env.srv.srv.URL + "/openalex", DataCiteAPI: env.srv.srv.URL + "/datacite",
+	}
+	return Options{
+		Engine:      engine,
+		Sources:     sources.New(sc),
+		ArxivPDFURL: sc.Arxiv().PDFURL,
+		HTTP:        hc,
+		Now:         func() time.Time { return time.Unix(1776227254, 0) },
+		Log:         env.logs.logf,
 	}
 }
 
@@ -421,8 +428,8 @@ func TestArxivNotFound(t *testing.T) {
 			if err == nil {
 				t.Fatal("capture of an unknown arXiv id succeeded")
 			}
-			if !errors.Is(err, arxiv.ErrNotFound) {
-				t.Errorf("error %q does not match arxiv.ErrNotFound", err)
+			if !errors.Is(err, reconcile.ErrNotFound) {
+				t.Errorf("error %q does not match reconcile.ErrNotFound", err)
 			}
 			id := strings.TrimSuffix(tc.input, "v1")
 			if !strings.Contains(err.Error(), id) {
@@ -454,7 +461,7 @@ func TestServerErrorsWriteNothing(t *testing.T) {
 		if !strings.Contains(err.Error(), "failed") || !strings.Contains(err.Error(), "500") {
 			t.Errorf("error %q does not say the fetch failed with HTTP 500", err)
 		}
-		if errors.Is(err, arxiv.ErrNotFound) || errors.Is(err, fetch.ErrNotFound) {
+		if errors.Is(err, reconcile.ErrNotFound) || errors.Is(err, fetch.ErrNotFound) {
 			t.Errorf("a server error is reported as not found: %v", err)
 		}
 		if n := env.srv.hitCount("/api/query?id_list=2104.12255v1"); n != 2 {
@@ -505,7 +512,8 @@ func TestDOIWithoutPDFLink(t *testing.T) {
 	msg := err.Error()
 	for _, want := range []string{
 		"crossmem capture /path/to/paper.pdf --doi " + doi,
-		"Crossref lists no open PDF link",
+		"no source knows an open-access PDF",
+		"set CROSSMEM_UNPAYWALL_EMAIL",
 		doi,
 	} {
 		if !strings.Contains(msg, want) {
@@ -523,8 +531,8 @@ func TestDOIWithoutPDFLink(t *testing.T) {
 func TestDOIUnknown(t *testing.T) {
 	env := newEnv(t)
 	_, err := Run(t.Context(), env.lib, "10.1371/notarealdoi", env.opts)
-	if !errors.Is(err, crossref.ErrNotFound) {
-		t.Fatalf("error = %v; want crossref.ErrNotFound", err)
+	if !errors.Is(err, reconcile.ErrNotFound) {
+		t.Fatalf("error = %v; want reconcile.ErrNotFound", err)
 	}
 	if !strings.Contains(err.Error(), "10.1371/notarealdoi") {
 		t.Errorf("error %q does not name the DOI", err)
@@ -630,8 +638,14 @@ func TestLocalPDF(t *testing.T) {
 		if diff := cmp.Diff(before, env.files(t)); diff != "" {
 			t.Errorf("re-capture changed the library (-before +after):\n%s", diff)
 		}
-		if n := env.srv.requests(); n != 0 {
-			t.Errorf("local capture made %d HTTP requests", n)
+		// Only the first capture asks: a title search on Crossref and
+		// OpenAlex for the PDF's own title, which this fake server does
+		// not know, so the PDF's metadata is kept and the record says why.
+		if n := env.srv.requests(); n != 2 {
+			t.Errorf("local capture made %d HTTP requests, want the 2 title searches", n)
+		}
+		if !slices.ContainsFunc(res.Paper.Metadata.Warnings, func(w string) bool { return strings.Contains(w, "no metadata source found this title") }) {
+			t.Errorf("warnings %q do not say the title search found nothing", res.Paper.Metadata.Warnings)
 		}
 	})
 	t.Run("no metadata", func(t *testing.T) {

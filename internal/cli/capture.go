@@ -7,8 +7,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/capture"
 	"github.com/crossmem/crossmem/internal/metadata"
-	"github.com/crossmem/crossmem/internal/metadata/arxiv"
-	"github.com/crossmem/crossmem/internal/metadata/crossref"
+	"github.com/crossmem/crossmem/internal/metadata/sources"
 )
 
 type captureOptions struct {
@@ -54,7 +53,7 @@ Exit status: 0 captured or already present, 1 error, 2 unrecognised input.`,
 	}
 	cmd.Flags().StringVar(&o.doi, "doi", "", "DOI of the paper: fetch its Crossref metadata (for local PDFs and PDF URLs)")
 	cmd.Flags().StringVar(&o.citeKey, "cite-key", "", "use this cite key instead of generating one")
-	cmd.Flags().BoolVar(&o.refresh, "refresh", false, "ignore cached metadata responses")
+	cmd.Flags().BoolVar(&o.refresh, "refresh", false, "ignore cached metadata responses; for a paper already captured, refresh its metadata (as crossmem refresh)")
 	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
 	return cmd
 }
@@ -77,25 +76,30 @@ func runCapture(cmd *cobra.Command, a *app, input string, o captureOptions) erro
 	if err != nil {
 		return err
 	}
+	sc := a.sourcesConfig(hc)
 	logf := func(format string, args ...any) {
 		if !a.json {
 			fmt.Fprintf(a.io.Out, "[capture] "+format+"\n", args...)
 		}
 	}
 	res, err := capture.Run(ctx, lib, input, capture.Options{
-		DOI:      o.doi,
-		CiteKey:  o.citeKey,
-		Pattern:  cfg.Pattern,
-		Engine:   engine,
-		Arxiv:    &arxiv.Client{BaseURL: cfg.ArxivAPI, PDFBase: cfg.ArxivPDF, HTTP: hc},
-		Crossref: &crossref.Client{BaseURL: cfg.CrossrefAPI, HTTP: hc, Mailto: cfg.ContactEmail},
-		HTTP:     hc,
-		Log:      logf,
+		DOI:         o.doi,
+		CiteKey:     o.citeKey,
+		Pattern:     cfg.Pattern,
+		Engine:      engine,
+		Sources:     sources.New(sc),
+		ArxivPDFURL: sc.Arxiv().PDFURL,
+		HTTP:        hc,
+		Log:         logf,
 	})
 	if err != nil {
 		return err
 	}
 	p := res.Paper
+	if res.Existing && o.refresh {
+		// capture --refresh of a paper already captured: refresh it.
+		return runRefresh(cmd, a, p.CiteKey)
+	}
 	if a.json {
 		return a.writeJSON(captureJSON{CiteKey: p.CiteKey, Existing: res.Existing, PDF: p.PDFPath, Sidecar: p.SidecarPath, Metadata: p.Metadata})
 	}

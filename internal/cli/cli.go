@@ -25,6 +25,7 @@ import (
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/library"
+	"github.com/crossmem/crossmem/internal/metadata/sources"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
 
@@ -146,6 +147,18 @@ func (a *app) httpClient(refresh bool) (*fetch.Client, error) {
 	}), nil
 }
 
+// sourcesConfig selects the metadata services from the configuration.
+func (a *app) sourcesConfig(hc *fetch.Client) sources.Config {
+	cfg := a.cfg
+	return sources.Config{
+		HTTP:     hc,
+		ArxivAPI: cfg.ArxivAPI, ArxivPDF: cfg.ArxivPDF,
+		CrossrefAPI: cfg.CrossrefAPI, OpenAlexAPI: cfg.OpenAlexAPI,
+		DataCiteAPI: cfg.DataCiteAPI, UnpaywallAPI: cfg.UnpaywallAPI,
+		Mailto: cfg.ContactEmail, UnpaywallEmail: cfg.UnpaywallEmail,
+	}
+}
+
 func (a *app) close() {
 	if a.engine != nil {
 		a.engine.Close()
@@ -228,6 +241,7 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 	root.AddCommand(
 		newCaptureCommand(a),
 		newCompileCommand(a),
+		newRefreshCommand(a),
 		newVerifyCommand(a),
 		newSearchCommand(a),
 		newCiteCommand(a),

@@ -136,6 +136,11 @@ func TestScripts(t *testing.T) {
 			env.Setenv("CROSSMEM_ARXIV_API", api.URL+"/api/query")
 			env.Setenv("CROSSMEM_ARXIV_PDF", api.URL+"/pdf")
 			env.Setenv("CROSSMEM_CROSSREF_API", api.URL)
+			// Sources the fake does not serve answer 404 (not found) instead
+			// of reaching the real services.
+			env.Setenv("CROSSMEM_OPENALEX_API", api.URL+"/openalex")
+			env.Setenv("CROSSMEM_DATACITE_API", api.URL+"/datacite")
+			env.Setenv("CROSSMEM_UNPAYWALL_API", api.URL+"/unpaywall")
 			env.Setenv(envExitFile, filepath.Join(env.WorkDir, ".exitcode"))
 			return nil
 		},

@@ -89,7 +89,7 @@ func runCompile(cmd *cobra.Command, a *app, key string, o compileOptions) error 
 	if err != nil {
 		return err
 	}
-	opts := compile.Options{Engine: engine}
+	opts := compile.Options{Engine: engine, CiteVersion: cfg.CiteVersion}
 	info := llmJSON{}
 	if !o.noLLM {
 		client := llm.New(cfg.OllamaHost, cfg.OllamaModel)

@@ -48,6 +48,10 @@ type Options struct {
 	// and, with stage "llm", after each chunk is annotated. It runs on the
 	// caller's goroutine.
 	Progress func(stage string, i, n int)
+	// CiteVersion "published" renders the note's citations from the
+	// published version of a captured preprint when it is known; "" or
+	// "captured" cites the captured version.
+	CiteVersion string
 }
 
 // Result describes a written note.
@@ -85,45 +89,12 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 		return nil, fmt.Errorf("extract %s: %w", paper.PDFPath, err)
 	}
 
-	rec := paper.Metadata
-	n := &note.Note{
-		Front: note.Frontmatter{
-			CiteKey:         paper.CiteKey,
-			Title:           rec.Title,
-			Authors:         rec.AuthorDisplay(),
-			Year:            rec.Year(),
-			ArxivID:         rec.ArxivID,
-			ArxivVersion:    rec.ArxivVersion,
-			DOI:             rec.DOI,
-			DOIPreprint:     rec.DOIPreprint,
-			DOIPublished:    rec.DOIPublished,
-			ContainerTitle:  rec.ContainerTitle,
-			CapturedAt:      paper.CapturedAt,
-			Raw:             filepath.ToSlash(filepath.Join("raw", filepath.Base(paper.PDFPath))),
-			PDFSHA256:       paper.PDFSHA256,
-			Parser:          note.Parser,
-			Chunks:          len(built.Chunks),
-			Pages:           built.Pages,
-			UnquotablePages: []note.Unquotable{},
-			Meta:            note.Meta{Sources: rec.Sources, Reconciled: rec.Reconciled, Warnings: rec.Warnings},
-			WikiFormat:      note.FormatVersion,
-		},
-		Chunks: built.Chunks,
-	}
-	if n.Front.Title == "" {
-		n.Front.Title = paper.CiteKey
-	}
+	n := &note.Note{Chunks: built.Chunks}
+	stamp(n, paper, opts.CiteVersion)
+	n.Front.Chunks = len(built.Chunks)
+	n.Front.Pages = built.Pages
 	for _, u := range built.Unquotable {
 		n.Front.UnquotablePages = append(n.Front.UnquotablePages, note.Unquotable{Page: u.Page, Reason: u.Reason})
-	}
-	for _, st := range citation.Styles() {
-		text, err := citation.Format(&rec, paper.CiteKey, st)
-		if err != nil {
-			// A record too thin to cite (e.g. a local PDF captured with only
-			// --cite-key) gets no citation section; cite reports that.
-			continue
-		}
-		n.Citations = append(n.Citations, note.Citation{Style: StyleHeading(st), Text: text})
 	}
 
 	res := &Result{Note: n, Path: paper.NotePath, Unquotable: built.Unquotable}
@@ -148,6 +119,91 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 		return nil, fmt.Errorf("write note: %w", err)
 	}
 	return res, nil
+}
+
+// stamp sets a note's frontmatter (all but chunks, pages and unquotable
+// pages) and its citations from the paper's sidecar. citeVersion
+// "published" renders the citations from the published version when the
+// sidecar knows it (config [citation] version); anything else cites the
+// captured version.
+func stamp(n *note.Note, paper *library.Paper, citeVersion string) {
+	rec := paper.Metadata
+	keep := n.Front
+	n.Front = note.Frontmatter{
+		CiteKey:         paper.CiteKey,
+		Title:           rec.Title,
+		Authors:         rec.AuthorDisplay(),
+		Year:            rec.Year(),
+		ArxivID:         rec.ArxivID,
+		ArxivVersion:    rec.ArxivVersion,
+		DOI:             rec.DOI,
+		DOIPreprint:     rec.DOIPreprint,
+		DOIPublished:    rec.DOIPublished,
+		ContainerTitle:  rec.ContainerTitle,
+		CapturedAt:      paper.CapturedAt,
+		Raw:             filepath.ToSlash(filepath.Join("raw", filepath.Base(paper.PDFPath))),
+		PDFSHA256:       paper.PDFSHA256,
+		Parser:          note.Parser,
+		Chunks:          keep.Chunks,
+		Pages:           keep.Pages,
+		UnquotablePages: keep.UnquotablePages,
+		Meta:            note.Meta{Sources: rec.Sources, Reconciled: rec.Reconciled, Warnings: rec.Warnings},
+		WikiFormat:      note.FormatVersion,
+	}
+	if n.Front.UnquotablePages == nil {
+		n.Front.UnquotablePages = []note.Unquotable{}
+	}
+	if n.Front.Title == "" {
+		n.Front.Title = paper.CiteKey
+	}
+	cite := rec
+	if citeVersion == CitePublished && paper.Published != nil && paper.Published.Title != "" {
+		cite = *paper.Published
+		n.Front.CitedVersion = CitePublished
+	}
+	n.Citations = nil
+	for _, st := range citation.Styles() {
+		text, err := citation.Format(&cite, paper.CiteKey, st)
+		if err != nil {
+			// A record too thin to cite (e.g. a local PDF captured with only
+			// --cite-key) gets no citation section; cite reports that.
+			continue
+		}
+		n.Citations = append(n.Citations, note.Citation{Style: StyleHeading(st), Text: text})
+	}
+}
+
+// CitePublished is the Options.CiteVersion that cites the published
+// version of a preprint when it is known.
+const CitePublished = "published"
+
+// Restamp rewrites the frontmatter and citations of key's existing note
+// from its sidecar (after `crossmem refresh`), keeping the chunks: no PDF is
+// read. It returns the note's path.
+func Restamp(ctx context.Context, lib *library.Library, key, citeVersion string) (string, error) {
+	paper, err := lib.Find(key)
+	if err != nil {
+		return "", err
+	}
+	data, err := os.ReadFile(paper.NotePath)
+	if err != nil {
+		return "", fmt.Errorf("read note of %s: %w", key, err)
+	}
+	n, err := note.Parse(data)
+	if err != nil {
+		return "", fmt.Errorf("parse note %s: %w", paper.NotePath, err)
+	}
+	stamp(n, paper, citeVersion)
+	out, err := note.Format(n)
+	if err != nil {
+		return "", err
+	}
+	unlock, err := lib.Lock(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	return paper.NotePath, library.WriteFileAtomic(paper.NotePath, out, 0o644)
 }
 
 // StyleHeading returns the "### " heading a style has in a note.

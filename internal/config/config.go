@@ -17,6 +17,12 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
+// Values of [citation] version.
+const (
+	CiteCaptured  = "captured"
+	CitePublished = "published"
+)
+
 // DefaultPattern is the seed's default cite key pattern.
 const DefaultPattern = "[auth:lower][year][shorttitle:1:nopunct]"
 
@@ -30,8 +36,14 @@ const (
 	EnvArxivAPI     = "CROSSMEM_ARXIV_API"     // arXiv API query URL
 	EnvArxivPDF     = "CROSSMEM_ARXIV_PDF"     // base URL of arXiv PDFs
 	EnvCrossrefAPI  = "CROSSMEM_CROSSREF_API"  // Crossref REST base URL
-	EnvCacheDir     = "CROSSMEM_CACHE"         // cache folder (default: the user cache dir + /crossmem)
-	EnvContactEmail = "CROSSMEM_CONTACT_EMAIL" // contact address for the User-Agent
+	EnvOpenAlexAPI  = "CROSSMEM_OPENALEX_API"  // OpenAlex base URL
+	EnvDataCiteAPI  = "CROSSMEM_DATACITE_API"  // DataCite REST base URL
+	EnvUnpaywallAPI = "CROSSMEM_UNPAYWALL_API" // Unpaywall base URL
+	// EnvUnpaywallEmail is the contact address Unpaywall requires; without
+	// it Unpaywall is not consulted.
+	EnvUnpaywallEmail = "CROSSMEM_UNPAYWALL_EMAIL"
+	EnvCacheDir       = "CROSSMEM_CACHE"         // cache folder (default: the user cache dir + /crossmem)
+	EnvContactEmail   = "CROSSMEM_CONTACT_EMAIL" // contact address for the User-Agent
 )
 
 // File is the TOML config file's content.
@@ -45,6 +57,9 @@ type File struct {
 	LLM struct {
 		Model string `toml:"model"`
 	} `toml:"llm"`
+	Citation struct {
+		Version string `toml:"version"`
+	} `toml:"citation"`
 }
 
 const defaultFile = `# crossmem configuration (created with the defaults on first run).
@@ -64,6 +79,13 @@ contact_email = ""
 # Ollama model writing the advisory paraphrase/implication of each chunk.
 # CROSSMEM_OLLAMA_MODEL overrides it; OLLAMA_HOST selects the server.
 model = "llama3.2:3b"
+
+[citation]
+# Which version a paper's citations describe when the captured PDF is a
+# preprint with a known published version (or the reverse):
+#   "captured"  - the version whose PDF was captured and is quoted (default)
+#   "published" - the version of record, when it is known
+version = "captured"
 `
 
 // Config is the resolved configuration.
@@ -77,8 +99,15 @@ type Config struct {
 	ArxivAPI     string // "" means the client's default
 	ArxivPDF     string
 	CrossrefAPI  string
-	CacheDir     string
-	LogLevel     string
+	OpenAlexAPI  string
+	DataCiteAPI  string
+	UnpaywallAPI string
+	// UnpaywallEmail is required to consult Unpaywall ("" = not consulted).
+	UnpaywallEmail string
+	// CiteVersion is "captured" or "published" (see the [citation] table).
+	CiteVersion string
+	CacheDir    string
+	LogLevel    string
 }
 
 // Resolve builds the Config from the environment (getenv) and the config
@@ -118,6 +147,18 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 	c.ArxivAPI = getenv(EnvArxivAPI)
 	c.ArxivPDF = getenv(EnvArxivPDF)
 	c.CrossrefAPI = getenv(EnvCrossrefAPI)
+	c.OpenAlexAPI = getenv(EnvOpenAlexAPI)
+	c.DataCiteAPI = getenv(EnvDataCiteAPI)
+	c.UnpaywallAPI = getenv(EnvUnpaywallAPI)
+	c.UnpaywallEmail = getenv(EnvUnpaywallEmail)
+	switch v := strings.ToLower(strings.TrimSpace(f.Citation.Version)); v {
+	case "", CiteCaptured:
+		c.CiteVersion = CiteCaptured
+	case CitePublished:
+		c.CiteVersion = CitePublished
+	default:
+		return nil, nil, fmt.Errorf("config file %s: [citation] version = %q: use %q or %q", c.ConfigPath, f.Citation.Version, CiteCaptured, CitePublished)
+	}
 	c.CacheDir = getenv(EnvCacheDir)
 	if c.CacheDir == "" {
 		if d, err := os.UserCacheDir(); err == nil {

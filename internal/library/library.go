@@ -99,8 +99,20 @@ type Sidecar struct {
 	CapturedAt string `json:"captured_at"`
 	Source     Source `json:"source"`
 
-	// Metadata is the full record with per-field sources.
+	// Metadata is the full record of the captured version, reconciled, with
+	// per-field sources.
 	Metadata metadata.Record `json:"metadata"`
+	// Published is the published version when the captured PDF is a
+	// preprint and the published version is known; Preprint the preprint
+	// when the captured version is the published one. They decide how to
+	// cite when the configuration asks for the other version.
+	Published *metadata.Record `json:"published,omitempty"`
+	Preprint  *metadata.Record `json:"preprint,omitempty"`
+	// Consulted lists the metadata questions asked at the last capture or
+	// refresh and their outcomes (ok, not found, failed, rejected).
+	Consulted []metadata.Consultation `json:"consulted,omitempty"`
+	// RefreshedAt is the unix time of the last refresh, "" if never.
+	RefreshedAt string `json:"refreshed_at,omitempty"`
 }
 
 // Paper is one captured paper as found on disk.

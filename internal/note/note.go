@@ -74,7 +74,10 @@ type Frontmatter struct {
 	Pages           int          `yaml:"pages"`
 	UnquotablePages []Unquotable `yaml:"unquotable_pages"`
 	Meta            Meta         `yaml:"meta"`
-	WikiFormat      int          `yaml:"wiki_format"`
+	// CitedVersion is "published" when the citations describe the
+	// published version rather than the captured preprint; empty otherwise.
+	CitedVersion string `yaml:"cited_version,omitempty"`
+	WikiFormat   int    `yaml:"wiki_format"`
 }
 
 // Unquotable is a page that produced no chunks, with the reason.

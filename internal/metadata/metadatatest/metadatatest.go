@@ -366,6 +366,10 @@ func (s *Server) BaseURL(source string) string {
 	return u
 }
 
+// Close stops the server: from then on connections to its URLs are
+// refused, as when the network is unreachable. Closing twice is fine.
+func (s *Server) Close() { s.srv.Close() }
+
 // URL returns the server's root URL.
 func (s *Server) URL() string { return s.srv.URL }
 

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/crossmem/crossmem/internal/capture"
+	"github.com/crossmem/crossmem/internal/compile"
+	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/sources"
+)
+
+// refreshJSON is refresh's --json output.
+type refreshJSON struct {
+	CiteKey   string                  `json:"cite_key"`
+	Changes   []string                `json:"changes"`
+	Note      string                  `json:"note,omitempty"` // the restamped note, if the paper is compiled
+	Metadata  metadata.Record         `json:"metadata"`
+	Consulted []metadata.Consultation `json:"consulted"`
+}
+
+func newRefreshCommand(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "refresh <cite_key>",
+		Short: "Fetch and reconcile a captured paper's metadata again (no PDF download)",
+		Long: `Ask the metadata sources (arXiv, Crossref, OpenAlex, DataCite, Unpaywall)
+about a captured paper again, bypassing the response cache, re-reconcile the
+answers and update its sidecar; when the paper is compiled, the note's
+frontmatter and citations are updated too (its chunks are not touched). The PDF
+is not downloaded again and the cite key never changes.
+
+Exit status: 0 refreshed, 1 error (nothing is written when the sources cannot
+be reached or do not know the paper), 2 usage error.`,
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			return runRefresh(cmd, a, argv[0])
+		},
+	}
+	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	return cmd
+}
+
+func runRefresh(cmd *cobra.Command, a *app, key string) error {
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	lib, err := a.library()
+	if err != nil {
+		return err
+	}
+	hc, err := a.httpClient(true)
+	if err != nil {
+		return err
+	}
+	sc := a.sourcesConfig(hc)
+	res, err := capture.Refresh(cmd.Context(), lib, key, capture.Options{Sources: sources.New(sc)})
+	if err != nil {
+		return err
+	}
+	notePath := ""
+	if res.Paper.HasNote() {
+		if notePath, err = compile.Restamp(cmd.Context(), lib, res.Paper.CiteKey, cfg.CiteVersion); err != nil {
+			return fmt.Errorf("metadata refreshed, but updating the note failed: %w", err)
+		}
+	}
+	if a.json {
+		out := refreshJSON{CiteKey: res.Paper.CiteKey, Changes: res.Changes, Note: notePath, Metadata: res.Paper.Metadata, Consulted: res.Consulted}
+		if out.Changes == nil {
+			out.Changes = []string{}
+		}
+		return a.writeJSON(out)
+	}
+	for _, c := range res.Consulted {
+		fmt.Fprintf(a.io.Out, "[refresh] %s %s: %s\n", c.Source, c.Query, c.Outcome)
+	}
+	if len(res.Changes) == 0 {
+		fmt.Fprintln(a.io.Out, "[refresh] no changes")
+	}
+	for _, c := range res.Changes {
+		fmt.Fprintf(a.io.Out, "[refresh] %s\n", c)
+	}
+	for _, w := range res.Paper.Metadata.Warnings {
+		fmt.Fprintf(a.io.Out, "[refresh] warning: %s\n", w)
+	}
+	if notePath != "" {
+		fmt.Fprintf(a.io.Out, "[refresh] note updated: %s\n", tildePath(notePath))
+	}
+	fmt.Fprintf(a.io.Out, "cite_key: %s\n", res.Paper.CiteKey)
+	return nil
+}
