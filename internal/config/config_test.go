@@ -39,6 +39,7 @@ func TestDefaultsFileCreatedOnFirstRun(t *testing.T) {
 		ConfigPath:  path,
 		Pattern:     DefaultPattern,
 		OllamaModel: "llama3.2:3b",
+		CiteVersion: CiteCaptured,
 		CacheDir:    filepath.Join(home, ".cache", "crossmem"),
 	}
 	if diff := cmp.Diff(want, cfg); diff != "" {
@@ -120,32 +121,41 @@ model = "from-file"
 	}
 
 	cfg, _, err = Resolve(env(map[string]string{
-		EnvConfig:       path,
-		EnvHome:         filepath.Join(dir, "lib"),
-		EnvContactEmail: "env@example.org",
-		EnvOllamaModel:  "mistral",
-		EnvOllamaHost:   "127.0.0.1:9",
-		EnvArxivAPI:     "http://127.0.0.1:1/api/query",
-		EnvArxivPDF:     "http://127.0.0.1:1/pdf",
-		EnvCrossrefAPI:  "http://127.0.0.1:1",
-		EnvCacheDir:     filepath.Join(dir, "cache"),
-		EnvLog:          "DEBUG",
+		EnvConfig:         path,
+		EnvHome:           filepath.Join(dir, "lib"),
+		EnvContactEmail:   "env@example.org",
+		EnvOllamaModel:    "mistral",
+		EnvOllamaHost:     "127.0.0.1:9",
+		EnvArxivAPI:       "http://127.0.0.1:1/api/query",
+		EnvArxivPDF:       "http://127.0.0.1:1/pdf",
+		EnvCrossrefAPI:    "http://127.0.0.1:1",
+		EnvOpenAlexAPI:    "http://127.0.0.1:2",
+		EnvDataCiteAPI:    "http://127.0.0.1:3",
+		EnvUnpaywallAPI:   "http://127.0.0.1:4",
+		EnvUnpaywallEmail: "me@example.org",
+		EnvCacheDir:       filepath.Join(dir, "cache"),
+		EnvLog:            "DEBUG",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &Config{
-		Home:         filepath.Join(dir, "lib"),
-		ConfigPath:   path,
-		Pattern:      "[auth:lower][year]", // no environment variable for it
-		ContactEmail: "env@example.org",
-		OllamaHost:   "127.0.0.1:9",
-		OllamaModel:  "mistral",
-		ArxivAPI:     "http://127.0.0.1:1/api/query",
-		ArxivPDF:     "http://127.0.0.1:1/pdf",
-		CrossrefAPI:  "http://127.0.0.1:1",
-		CacheDir:     filepath.Join(dir, "cache"),
-		LogLevel:     "debug",
+		Home:           filepath.Join(dir, "lib"),
+		ConfigPath:     path,
+		Pattern:        "[auth:lower][year]", // no environment variable for it
+		ContactEmail:   "env@example.org",
+		OllamaHost:     "127.0.0.1:9",
+		OllamaModel:    "mistral",
+		ArxivAPI:       "http://127.0.0.1:1/api/query",
+		ArxivPDF:       "http://127.0.0.1:1/pdf",
+		CrossrefAPI:    "http://127.0.0.1:1",
+		OpenAlexAPI:    "http://127.0.0.1:2",
+		DataCiteAPI:    "http://127.0.0.1:3",
+		UnpaywallAPI:   "http://127.0.0.1:4",
+		UnpaywallEmail: "me@example.org",
+		CiteVersion:    CiteCaptured,
+		CacheDir:       filepath.Join(dir, "cache"),
+		LogLevel:       "debug",
 	}
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("config (-want +got):\n%s", diff)
@@ -215,5 +225,20 @@ func TestUnknownKeyWarning(t *testing.T) {
 		if !strings.Contains(warnings[0], want) {
 			t.Errorf("warning %q does not contain %q", warnings[0], want)
 		}
+	}
+}
+
+func TestCiteVersion(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	os.WriteFile(path, []byte("[citation]\nversion = \"published\"\n"), 0o644)
+	cfg, _, err := Resolve(env(map[string]string{EnvConfig: path, EnvHome: dir}))
+	if err != nil || cfg.CiteVersion != CitePublished {
+		t.Fatalf("published: %v %+v", err, cfg)
+	}
+	os.WriteFile(path, []byte("[citation]\nversion = \"newest\"\n"), 0o644)
+	_, _, err = Resolve(env(map[string]string{EnvConfig: path, EnvHome: dir}))
+	if err == nil || !strings.Contains(err.Error(), `"captured" or "published"`) || !strings.Contains(err.Error(), path) {
+		t.Errorf("bad version: %v", err)
 	}
 }
