@@ -260,18 +260,19 @@ func (c *run) logSources() {
 	}
 }
 
-// downloadFirst downloads the first of urls that yields a PDF.
+// downloadFirst downloads the first of urls that yields a PDF. The error
+// joins the errors of every link tried.
 func (c *run) downloadFirst(ctx context.Context, urls []string) error {
-	var last error
+	var errs []error
 	for _, u := range urls {
 		if err := c.download(ctx, u); err != nil {
-			last = err
+			errs = append(errs, err)
 			continue
 		}
 		c.pdfURL = u
 		return nil
 	}
-	return last
+	return errors.Join(errs...)
 }
 
 func (c *run) local(ctx context.Context) error {

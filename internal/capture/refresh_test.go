@@ -178,3 +178,60 @@ func TestOffline(t *testing.T) {
 		t.Errorf("capture from cache: %q %+v", res.Paper.CiteKey, res.Paper.Metadata)
 	}
 }
+
+// TestSourceFaults captures by DOI while the sources misbehave in each way
+// a network service can: every capture fails with a message naming the
+// failed source as failed (never "not found") and writes nothing.
+func TestSourceFaults(t *testing.T) {
+	for _, f := range []metadatatest.Fault{metadatatest.ServerError, metadatatest.RateLimited, metadatatest.Hang, metadatatest.Truncated, metadatatest.Malformed} {
+		t.Run(f.String(), func(t *testing.T) {
+			srv := metadatatest.NewServer(t)
+			srv.Fail(metadata.SourceCrossref, f)
+			srv.Fail(metadata.SourceOpenAlex, f)
+			lib, err := library.Open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			fo := metadatatest.FetchOptions()
+			fo.Timeout = 300 * time.Millisecond // for Hang
+			hc := fetch.New(fo)
+			o := Options{Engine: openEngine(t), Sources: sources.New(replayConfig(srv.BaseURL, hc)), HTTP: hc, DOI: branDOI}
+			_, err = Run(t.Context(), lib, localPDF(t), o)
+			if !errors.Is(err, reconcile.ErrSourcesFailed) || errors.Is(err, reconcile.ErrNotFound) {
+				t.Fatalf("err = %v, want ErrSourcesFailed", err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, "crossref") || !strings.Contains(msg, "failed") {
+				t.Errorf("message does not say crossref failed: %s", msg)
+			}
+			if entries, _ := os.ReadDir(lib.RawDir()); len(entries) != 0 {
+				t.Errorf("%d files written", len(entries))
+			}
+		})
+	}
+}
+
+// TestDOICaptureUsesUnpaywall checks that a DOI capture asks Unpaywall
+// for an open-access PDF (with its email) and tries the PDF it names.
+func TestDOICaptureUsesUnpaywall(t *testing.T) {
+	srv := metadatatest.NewServer(t)
+	lib, _ := library.Open(t.TempDir())
+	o := replayOptions(t, srv, "", false)
+	_, err := Run(t.Context(), lib, "10.1073/pnas.1414271111", o)
+	// The recorded PDF link points to pnas.org, which the test cannot
+	// reach: the capture must say it tried that link and explain the
+	// local-PDF route.
+	if !errors.Is(err, ErrNoPDF) || !strings.Contains(err.Error(), "pnas.org/content/pnas/111/45/E4832.full.pdf") ||
+		!strings.Contains(err.Error(), "crossmem capture /path/to/paper.pdf --doi 10.1073/pnas.1414271111") {
+		t.Errorf("err = %v", err)
+	}
+	asked := false
+	for _, r := range srv.Requests() {
+		if strings.Contains(r, "/unpaywall/v2/10.1073/pnas.1414271111") {
+			asked = true
+		}
+	}
+	if !asked {
+		t.Errorf("Unpaywall was not asked: %v", srv.Requests())
+	}
+}

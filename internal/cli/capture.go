@@ -23,6 +23,11 @@ type captureJSON struct {
 	PDF      string          `json:"pdf"`
 	Sidecar  string          `json:"sidecar"`
 	Metadata metadata.Record `json:"metadata"`
+	// Published and Preprint are the other version of the work, when known.
+	Published *metadata.Record `json:"published,omitempty"`
+	Preprint  *metadata.Record `json:"preprint,omitempty"`
+	// Consulted lists the metadata questions asked and their outcomes.
+	Consulted []metadata.Consultation `json:"consulted"`
 }
 
 func newCaptureCommand(a *app) *cobra.Command {
@@ -101,7 +106,15 @@ func runCapture(cmd *cobra.Command, a *app, input string, o captureOptions) erro
 		return runRefresh(cmd, a, p.CiteKey)
 	}
 	if a.json {
-		return a.writeJSON(captureJSON{CiteKey: p.CiteKey, Existing: res.Existing, PDF: p.PDFPath, Sidecar: p.SidecarPath, Metadata: p.Metadata})
+		consulted := res.Consulted
+		if consulted == nil {
+			consulted = p.Consulted
+		}
+		if consulted == nil {
+			consulted = []metadata.Consultation{}
+		}
+		return a.writeJSON(captureJSON{CiteKey: p.CiteKey, Existing: res.Existing, PDF: p.PDFPath, Sidecar: p.SidecarPath,
+			Metadata: p.Metadata, Published: p.Published, Preprint: p.Preprint, Consulted: consulted})
 	}
 	if res.Existing {
 		logf("already captured: %s", tildePath(p.PDFPath))

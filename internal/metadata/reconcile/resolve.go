@@ -48,8 +48,8 @@ type Query struct {
 	Title  string
 	Author string
 	Year   int
-	// WantPDF asks Unpaywall for an open-access PDF when no source knows a
-	// PDF of the captured version.
+	// WantPDF also asks Unpaywall (the open-access index) for PDFs of the
+	// work; Result.PDFURLs then lists every PDF link any source knows.
 	WantPDF bool
 }
 
@@ -145,7 +145,7 @@ func Resolve(ctx context.Context, q Query, src Sources) (*Result, error) {
 		res = r.result(q, capturedPreprint)
 	}
 
-	if q.WantPDF && len(res.PDFURLs) == 0 && r.src.Unpaywall != nil {
+	if q.WantPDF && r.src.Unpaywall != nil {
 		for _, d := range []string{res.Record.DOI, res.Record.DOIPublished} {
 			if d == "" {
 				continue
