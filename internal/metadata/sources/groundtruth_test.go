@@ -13,6 +13,7 @@ import (
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/crossref"
 	"github.com/crossmem/crossmem/internal/metadata/metadatatest"
 	"github.com/crossmem/crossmem/internal/metadata/reconcile"
 	"github.com/crossmem/crossmem/internal/metadata/sources"
@@ -230,4 +231,38 @@ func trunc(s string) string {
 		return s[:120] + "…"
 	}
 	return s
+}
+
+// TestWrongTitleSearchHits replays the recorded Crossref title searches
+// for two works Crossref does not have (arXiv preprints with DataCite
+// DOIs): Crossref answers with a different paper, and confirmation must
+// reject it.
+func TestWrongTitleSearchHits(t *testing.T) {
+	srv := metadatatest.NewServer(t)
+	cr := &crossref.Client{BaseURL: srv.BaseURL(metadata.SourceCrossref), HTTP: fetch.New(metadatatest.FetchOptions())}
+	for _, tc := range []struct {
+		title, author string
+		ref           *metadata.Record
+	}{
+		{"PaperQA: Retrieval-Augmented Generative Agent for Scientific Research", "",
+			&metadata.Record{Title: "PaperQA: Retrieval-Augmented Generative Agent for Scientific Research", Issued: metadata.Date{Year: 2023},
+				Authors: []metadata.Name{{Family: "Lála", Given: "Jakub"}}}},
+		{"Attention is All you Need", "Ashish Vaswani Noam Shazeer Niki Parmar Jakob Uszkoreit Llion Jones Aidan N. Gomez Lukasz Kaiser Illia Polosukhin",
+			&metadata.Record{Title: "Attention Is All You Need", Issued: metadata.Date{Year: 2017},
+				Authors: []metadata.Name{{Family: "Vaswani", Given: "Ashish"}}}},
+	} {
+		hits, err := cr.SearchTitle(t.Context(), tc.title, tc.author, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.title, err)
+		}
+		if len(hits) != 1 {
+			t.Fatalf("%s: %d hits", tc.title, len(hits))
+		}
+		h := hits[0].Record
+		if why := reconcile.Confirm(h, tc.ref); why == "" {
+			t.Errorf("Crossref's hit %q (%s) for %q was confirmed as the same work", h.Title, h.DOI, tc.title)
+		} else {
+			t.Logf("rejected %q (%s) for %q: %s", h.Title, h.DOI, tc.title, why)
+		}
+	}
 }
