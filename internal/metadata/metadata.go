@@ -114,6 +114,19 @@ type Record struct {
 	Abstract             string `json:"abstract,omitempty"`
 	URL                  string `json:"url,omitempty"`
 
+	// Fields that imported entries (BibTeX, CSL-JSON) may carry and the
+	// styles print for books, chapters, reports and theses. They have the
+	// meaning of the CSL variables of the same name.
+	Editors         []Name `json:"editor_names,omitempty"`
+	CollectionTitle string `json:"collection_title,omitempty"` // series
+	Number          string `json:"number,omitempty"`           // report or series number
+	Edition         string `json:"edition,omitempty"`
+	PublisherPlace  string `json:"publisher_place,omitempty"`
+	Genre           string `json:"genre,omitempty"` // e.g. "PhD thesis", "Technical report"
+	ISBN            string `json:"isbn,omitempty"`
+	ISSN            string `json:"issn,omitempty"`
+	Note            string `json:"note,omitempty"`
+
 	// Sources lists every metadata source that contributed, in the order
 	// consulted.
 	Sources []string `json:"sources"`
