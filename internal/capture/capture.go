@@ -457,14 +457,7 @@ func (c *run) store(ctx context.Context) (*library.Paper, bool, error) {
 
 // key returns --cite-key (if free) or a new key from the pattern.
 func (c *run) key(rec *metadata.Record, papers []*library.Paper) (string, error) {
-	taken := func(k string) bool {
-		for _, p := range papers {
-			if strings.EqualFold(p.CiteKey, k) {
-				return true
-			}
-		}
-		return false
-	}
+	taken := func(k string) bool { return library.KeyTaken(papers, k) }
 	if c.o.CiteKey != "" {
 		if taken(c.o.CiteKey) {
 			return "", fmt.Errorf("%w: %q belongs to another paper; choose another --cite-key", ErrKeyTaken, c.o.CiteKey)

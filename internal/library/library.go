@@ -11,7 +11,11 @@
 //	.lock                               advisory lock file for writers
 //
 // <unix-ts> is the capture time and is shared by all three files of a
-// paper, so re-compiling replaces the note in place. Cite keys are validated
+// paper, so re-compiling replaces the note in place. An entry added by
+// `crossmem import` has a sidecar only (no PDF, pdf_sha256 ""), until a
+// capture with its cite key attaches a PDF. A paper renamed by `crossmem
+// rekey` keeps its earlier keys in the sidecar's aliases, which resolve
+// like cite keys and stay taken. Cite keys are validated
 // before they become file names (see ValidKey), so no path built from
 // metadata can leave the home folder.
 //
@@ -113,6 +117,14 @@ type Sidecar struct {
 	Consulted []metadata.Consultation `json:"consulted,omitempty"`
 	// RefreshedAt is the unix time of the last refresh, "" if never.
 	RefreshedAt string `json:"refreshed_at,omitempty"`
+
+	// Aliases are earlier cite keys of this paper (from `crossmem rekey`);
+	// they still resolve everywhere a cite key is accepted and stay taken.
+	Aliases []string `json:"aliases,omitempty"`
+	// Imported is the record as read by `crossmem import` (BibTeX,
+	// BibLaTeX or CSL-JSON), kept when a PDF is attached later so that
+	// differences from the sources stay visible.
+	Imported *metadata.Record `json:"imported,omitempty"`
 }
 
 // Paper is one captured paper as found on disk.
@@ -126,6 +138,10 @@ type Paper struct {
 	SidecarPath string
 	NotePath    string
 }
+
+// HasPDF reports whether the paper has a PDF: false for a metadata-only
+// entry from `crossmem import` until a PDF is captured for it.
+func (p *Paper) HasPDF() bool { return p.PDFSHA256 != "" }
 
 // HasNote reports whether the paper has been compiled.
 func (p *Paper) HasNote() bool {
@@ -161,8 +177,30 @@ func (l *Library) Papers() ([]*Paper, []error) {
 		}
 		out = append(out, p)
 	}
+	out = dropStale(out)
 	sort.Slice(out, func(i, j int) bool { return out[i].CiteKey < out[j].CiteKey })
 	return out, errs
+}
+
+// dropStale removes the sidecar a rekey interrupted by a crash left behind:
+// one whose key is an alias of another sidecar with the same stamp.
+func dropStale(papers []*Paper) []*Paper {
+	renamed := map[string]bool{}
+	for _, p := range papers {
+		for _, a := range p.Aliases {
+			renamed[p.Stamp+"_"+a] = true
+		}
+	}
+	if len(renamed) == 0 {
+		return papers
+	}
+	out := papers[:0]
+	for _, p := range papers {
+		if !renamed[p.Stamp+"_"+p.CiteKey] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func (l *Library) load(stamp, path string) (*Paper, error) {
@@ -195,21 +233,31 @@ func (l *Library) paper(stamp string, sc Sidecar) *Paper {
 	}
 }
 
-// Find returns the paper with cite key key (exact match). It returns an
+// Find returns the paper with cite key key (exact match), or the paper
+// that has key among its Aliases (then p.CiteKey != key). It returns an
 // error wrapping ErrNotFound when there is none.
 func (l *Library) Find(key string) (*Paper, error) {
-	if ValidKey(key) == nil {
-		matches, _ := filepath.Glob(filepath.Join(l.RawDir(), "*_"+globEscape(key)+".meta.json"))
-		for _, m := range matches {
-			sm := stampName.FindStringSubmatch(filepath.Base(m))
-			if sm == nil || sm[2] != key {
-				continue
-			}
-			p, err := l.load(sm[1], m)
-			if err != nil {
-				return nil, err
-			}
-			if p.CiteKey == key {
+	if ValidKey(key) != nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, key)
+	}
+	matches, _ := filepath.Glob(filepath.Join(l.RawDir(), "*_"+globEscape(key)+".meta.json"))
+	for _, m := range matches {
+		sm := stampName.FindStringSubmatch(filepath.Base(m))
+		if sm == nil || sm[2] != key {
+			continue
+		}
+		p, err := l.load(sm[1], m)
+		if err != nil {
+			return nil, err
+		}
+		if p.CiteKey == key && !l.superseded(p) {
+			return p, nil
+		}
+	}
+	papers, _ := l.Papers()
+	for _, p := range papers {
+		for _, a := range p.Aliases {
+			if a == key {
 				return p, nil
 			}
 		}
@@ -217,21 +265,55 @@ func (l *Library) Find(key string) (*Paper, error) {
 	return nil, fmt.Errorf("%w: %s", ErrNotFound, key)
 }
 
+// superseded reports whether p's sidecar was left behind by an interrupted
+// rekey (another sidecar of the same stamp lists p's key as an alias).
+func (l *Library) superseded(p *Paper) bool {
+	matches, _ := filepath.Glob(filepath.Join(l.RawDir(), globEscape(p.Stamp)+"_*.meta.json"))
+	for _, m := range matches {
+		if m == p.SidecarPath {
+			continue
+		}
+		sm := stampName.FindStringSubmatch(filepath.Base(m))
+		if sm == nil {
+			continue
+		}
+		if q, err := l.load(sm[1], m); err == nil {
+			for _, a := range q.Aliases {
+				if a == p.CiteKey {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func globEscape(s string) string {
 	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`)
 	return r.Replace(s)
 }
 
-// KeyTaken reports whether a paper already uses key, compared
-// case-insensitively (cite keys that differ only in case would collide on
-// case-insensitive file systems and confuse LaTeX users).
-func (l *Library) KeyTaken(papers []*Paper, key string) bool {
+// KeyTaken reports whether a paper already uses key as its cite key or an
+// alias, compared case-insensitively (cite keys that differ only in case
+// would collide on case-insensitive file systems and confuse LaTeX users).
+func KeyTaken(papers []*Paper, key string) bool {
+	return Owner(papers, key) != nil
+}
+
+// Owner returns the paper whose cite key or alias equals key
+// case-insensitively, or nil.
+func Owner(papers []*Paper, key string) *Paper {
 	for _, p := range papers {
 		if strings.EqualFold(p.CiteKey, key) {
-			return true
+			return p
+		}
+		for _, a := range p.Aliases {
+			if strings.EqualFold(a, key) {
+				return p
+			}
 		}
 	}
-	return false
+	return nil
 }
 
 // NewPaper returns the paths for a new capture of key at the given unix
@@ -247,7 +329,10 @@ func (l *Library) NewPaper(key string, unix int64) (*Paper, error) {
 // WriteSidecar writes p.Sidecar to p.SidecarPath atomically.
 func (l *Library) WriteSidecar(p *Paper) error {
 	p.Version = SidecarVersion
-	p.PDF = filepath.Base(p.PDFPath)
+	p.PDF = ""
+	if p.HasPDF() {
+		p.PDF = filepath.Base(p.PDFPath)
+	}
 	data, err := json.MarshalIndent(&p.Sidecar, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode sidecar: %w", err)

@@ -44,6 +44,7 @@ func addPaper(t *testing.T, lib *Library, key string, stamp int64) *Paper {
 		t.Fatal(err)
 	}
 	p.Title = "Title of " + key
+	p.PDFSHA256 = "sha256-of-" + key
 	if err := WriteFileAtomic(p.PDFPath, []byte("%PDF-1.4 "+key), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -245,10 +246,10 @@ func TestNewPaperValidatesKey(t *testing.T) {
 	if filepath.Dir(p.PDFPath) != lib.RawDir() || filepath.Base(p.PDFPath) != "42_ok:key-1.2_x.pdf" {
 		t.Errorf("PDF path = %s", p.PDFPath)
 	}
-	if lib.KeyTaken(nil, "x") {
+	if KeyTaken(nil, "x") {
 		t.Error("KeyTaken on an empty list")
 	}
-	if !lib.KeyTaken([]*Paper{p}, "OK:KEY-1.2_X") {
+	if !KeyTaken([]*Paper{p}, "OK:KEY-1.2_X") {
 		t.Error("KeyTaken is not case-insensitive")
 	}
 }
