@@ -77,9 +77,9 @@ func TestNameParts(t *testing.T) {
 
 func TestDecodeErrors(t *testing.T) {
 	cases := map[string]string{
-		"":                                 "empty",
-		"@article{x,}":                     "array of items",
-		"[{\"id\": \"a\",}]":               "line 1",
+		"":                                  "empty",
+		"@article{x,}":                      "array of items",
+		"[{\"id\": \"a\",}]":                "line 1",
 		"[\n{\"id\": \"a\"},\n{\"id\": 3}]": "item 2 (line 3)",
 		"[{\"id\": \"a\", \"volume\": {}}]": "string or a number",
 	}
