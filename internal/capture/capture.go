@@ -120,6 +120,12 @@ func Run(ctx context.Context, lib *library.Library, input string, o Options) (*R
 	}
 
 	c := &run{lib: lib, o: o, id: id}
+	if o.CiteKey != "" {
+		if p, err := lib.Find(o.CiteKey); err == nil && !p.HasPDF() {
+			c.attach = p
+			c.useImportedIDs()
+		}
+	}
 	switch id.Kind {
 	case identifier.KindArxiv:
 		err = c.arxiv(ctx)
@@ -156,6 +162,27 @@ type run struct {
 	data      []byte // the PDF
 	pdfURL    string
 	existing  *library.Paper
+	// attach is the metadata-only entry (from `crossmem import`) this
+	// capture gives its PDF to: named by --cite-key, or the same work.
+	attach *library.Paper
+}
+
+// useImportedIDs lets a local PDF or PDF URL attached to an imported entry
+// be identified by the entry's DOI or arXiv id when --doi is not given.
+func (c *run) useImportedIDs() {
+	if c.o.DOI != "" || (c.id.Kind != identifier.KindLocalPDF && c.id.Kind != identifier.KindPDFURL) {
+		return
+	}
+	m := c.attach.Metadata
+	switch {
+	case m.DOI != "":
+		c.o.DOI = m.DOI
+	case m.ArxivID != "":
+		c.o.DOI = identifier.ArxivDOI(m.ArxivID)
+	default:
+		return
+	}
+	c.o.Log("using the DOI of the imported entry %s: %s", c.attach.CiteKey, c.o.DOI)
 }
 
 func (c *run) arxiv(ctx context.Context) error {
@@ -409,9 +436,21 @@ func (c *run) store(ctx context.Context) (*library.Paper, bool, error) {
 	defer unlock()
 	papers, _ := c.lib.Papers()
 	for _, p := range papers {
-		if p.PDFSHA256 == sum || (c.o.CiteKey == "" && sameWork(p, rec)) {
+		if p.HasPDF() && (p.PDFSHA256 == sum || (c.o.CiteKey == "" && sameWork(p, rec))) {
 			return p, true, nil
 		}
+	}
+	if c.attach == nil && c.o.CiteKey == "" {
+		for _, p := range papers {
+			if !p.HasPDF() && sameImportedWork(&p.Metadata, rec) {
+				c.attach = p
+				break
+			}
+		}
+	}
+	if c.attach != nil {
+		p, err := c.attachTo(c.attach.CiteKey, rec, sum)
+		return p, false, err
 	}
 	key, err := c.key(rec, papers)
 	if err != nil {
@@ -422,10 +461,6 @@ func (c *run) store(ctx context.Context) (*library.Paper, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	kind := map[identifier.Kind]string{
-		identifier.KindLocalPDF: "local", identifier.KindArxiv: "arxiv",
-		identifier.KindDOI: "doi", identifier.KindPDFURL: "url",
-	}[c.id.Kind]
 	p.Sidecar = library.Sidecar{
 		CiteKey:    key,
 		Title:      rec.Title,
@@ -439,7 +474,7 @@ func (c *run) store(ctx context.Context) (*library.Paper, bool, error) {
 		Warnings:   rec.Warnings,
 		PDFSHA256:  sum,
 		CapturedAt: strconv.FormatInt(now.Unix(), 10),
-		Source:     library.Source{Kind: kind, Input: c.id.Input, URL: c.pdfURL},
+		Source:     c.source(),
 		Metadata:   *rec,
 		Published:  c.published,
 		Preprint:   c.preprint,
@@ -453,6 +488,15 @@ func (c *run) store(ctx context.Context) (*library.Paper, bool, error) {
 		return nil, false, fmt.Errorf("save metadata: %w", err)
 	}
 	return p, false, nil
+}
+
+// source describes where this capture came from.
+func (c *run) source() library.Source {
+	kind := map[identifier.Kind]string{
+		identifier.KindLocalPDF: "local", identifier.KindArxiv: "arxiv",
+		identifier.KindDOI: "doi", identifier.KindPDFURL: "url",
+	}[c.id.Kind]
+	return library.Source{Kind: kind, Input: c.id.Input, URL: c.pdfURL}
 }
 
 // key returns --cite-key (if free) or a new key from the pattern.
@@ -487,7 +531,7 @@ func (c *run) key(rec *metadata.Record, papers []*library.Paper) (string, error)
 func (c *run) find(match func(*library.Paper) bool) *library.Paper {
 	papers, _ := c.lib.Papers()
 	for _, p := range papers {
-		if match(p) {
+		if p.HasPDF() && match(p) {
 			return p
 		}
 	}

@@ -86,9 +86,18 @@ func Refresh(ctx context.Context, lib *library.Library, key string, o Options) (
 	if rec.ArxivVersion == 0 {
 		rec.ArxivVersion = old.ArxivVersion
 	}
+	sc := &paper.Sidecar
+	if sc.Imported == nil && sc.Source.Kind == "import" {
+		cp := old
+		sc.Imported = &cp
+	}
+	if sc.Imported != nil {
+		for _, w := range importDifferences(sc.Imported, rec) {
+			rec.Warn(w)
+		}
+	}
 	rec.Normalize()
 	changes := diff(&old, rec)
-	sc := &paper.Sidecar
 	sc.Metadata = *rec
 	sc.Title, sc.Authors, sc.Year = rec.Title, rec.AuthorDisplay(), rec.Year()
 	sc.ArxivID, sc.DOI, sc.Container = rec.ArxivID, rec.DOI, rec.ContainerTitle

@@ -194,36 +194,61 @@ func (n Number) MarshalJSON() ([]byte, error) { return json.Marshal(string(n)) }
 var ErrNotArray = errors.New("CSL-JSON input must be an array of items")
 
 // Decode reads a CSL-JSON array of items (or a single item object). Errors
-// name the item index and, for syntax errors, the line and column.
+// name the item index and the line.
 func Decode(data []byte) ([]Item, error) {
+	items, _, err := DecodeLines(data)
+	return items, err
+}
+
+// DecodeLines is Decode that also returns, for each item, the 1-based line
+// of the input on which the item's object starts.
+func DecodeLines(data []byte) ([]Item, []int, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return nil, fmt.Errorf("%w: the input is empty", ErrNotArray)
+		return nil, nil, fmt.Errorf("%w: the input is empty", ErrNotArray)
 	}
 	if trimmed[0] == '{' {
 		var it Item
 		if err := strictUnmarshal(data, &it); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return []Item{it}, nil
+		return []Item{it}, []int{lineOf(data, bytes.IndexByte(data, '{'))}, nil
 	}
 	if trimmed[0] != '[' {
-		return nil, fmt.Errorf("%w: it starts with %q", ErrNotArray, truncate(string(trimmed), 20))
+		return nil, nil, fmt.Errorf("%w: it starts with %q", ErrNotArray, truncate(string(trimmed), 20))
 	}
 	var raw []json.RawMessage
 	if err := strictUnmarshal(data, &raw); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	// The input is valid JSON: walk it again for the items' offsets.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // '['
+		return nil, nil, err
 	}
 	items := make([]Item, 0, len(raw))
-	for i, r := range raw {
+	lines := make([]int, 0, len(raw))
+	for i := 0; dec.More(); i++ {
+		off := int(dec.InputOffset())
+		for off < len(data) && (data[off] == ',' || data[off] == ' ' || data[off] == '\t' || data[off] == '\n' || data[off] == '\r') {
+			off++
+		}
+		line := lineOf(data, off)
+		var r json.RawMessage
+		if err := dec.Decode(&r); err != nil {
+			return nil, nil, fmt.Errorf("item %d (line %d): %w", i+1, line, err)
+		}
+		if t := bytes.TrimSpace(r); len(t) == 0 || t[0] != '{' {
+			return nil, nil, fmt.Errorf("item %d (line %d): want an object, got %s", i+1, line, truncate(string(t), 20))
+		}
 		var it Item
 		if err := json.Unmarshal(r, &it); err != nil {
-			line := lineOf(data, bytes.Index(data, r))
-			return nil, fmt.Errorf("item %d (line %d): %w", i+1, line, err)
+			return nil, nil, fmt.Errorf("item %d (line %d): %w", i+1, line, err)
 		}
 		items = append(items, it)
+		lines = append(lines, line)
 	}
-	return items, nil
+	return items, lines, nil
 }
 
 func strictUnmarshal(data []byte, v any) error {

@@ -91,6 +91,20 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+func TestDecodeLines(t *testing.T) {
+	in := "[\n  {\"id\": \"a\"},\n\n  {\"id\": \"b\",\n   \"title\": \"T\"}\n]"
+	items, lines, err := DecodeLines([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 2 || lines[0] != 2 || lines[1] != 4 {
+		t.Errorf("items %v lines %v, want lines [2 4]", items, lines)
+	}
+	if _, _, err := DecodeLines([]byte("[1]")); err == nil || !strings.Contains(err.Error(), "want an object") {
+		t.Errorf("array of numbers: %v", err)
+	}
+}
+
 func TestNumbersAndDates(t *testing.T) {
 	items, err := Decode([]byte(`[{"id":"k","type":"book","volume":12,"page":"1-3","edition":2,
 		"issued":{"raw":"1999-07"},"number":"arXiv:2101.00001v3","editor":[{"family":"Doe","given":"J."}]}]`))

@@ -27,6 +27,7 @@ const (
 	SourceUnpaywall = "unpaywall" // Unpaywall /v2/{doi}: open-access locations
 	SourcePDF       = "pdf"       // the PDF's document information dictionary or XMP packet
 	SourceUser      = "user"      // a value given on the command line (--doi, --cite-key)
+	SourceImport    = "import"    // an entry of a BibTeX, BibLaTeX or CSL-JSON file read by `crossmem import`
 )
 
 // Field names used as keys of Record.FieldSources.
