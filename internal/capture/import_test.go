@@ -228,7 +228,9 @@ func TestCaptureAttachesToImportedEntry(t *testing.T) {
 	if !slices.Contains(sc.Sources, metadata.SourceCrossref) || sc.Year != 2015 {
 		t.Errorf("metadata not from the sources: %v year %d", sc.Sources, sc.Year)
 	}
-	if !slices.ContainsFunc(sc.Warnings, func(w string) bool { return strings.Contains(w, "imported entry's year 2014 differs from the sources' 2015") }) {
+	if !slices.ContainsFunc(sc.Warnings, func(w string) bool {
+		return strings.Contains(w, "imported entry's year 2014 differs from the sources' 2015")
+	}) {
 		t.Errorf("no warning about the imported year: %v", sc.Warnings)
 	}
 	if !strings.Contains(env.logs.String(), "using the DOI of the imported entry") {
