@@ -58,7 +58,9 @@ type File struct {
 		Model string `toml:"model"`
 	} `toml:"llm"`
 	Citation struct {
-		Version string `toml:"version"`
+		Version        string `toml:"version"`
+		ChicagoEdition int    `toml:"chicago_edition"`
+		BibTeXUnicode  string `toml:"bibtex_unicode"`
 	} `toml:"citation"`
 }
 
@@ -86,6 +88,14 @@ model = "llama3.2:3b"
 #   "captured"  - the version whose PDF was captured and is quoted (default)
 #   "published" - the version of record, when it is known
 version = "captured"
+# Edition of the Chicago Manual of Style that the "chicago" and
+# "chicago-author-date" formats follow: 18 (2024, default) or 17. The
+# formats "chicago-17" and "chicago-author-date-17" are always available.
+chicago_edition = 18
+# Non-ASCII characters in BibTeX and BibLaTeX entries:
+#   "keep"  - UTF-8 as is (biber, BibTeX with inputenc; default)
+#   "latex" - escaped as LaTeX commands ({\"u}, {\ss}) for 8-bit BibTeX
+bibtex_unicode = "keep"
 `
 
 // Config is the resolved configuration.
@@ -106,6 +116,12 @@ type Config struct {
 	UnpaywallEmail string
 	// CiteVersion is "captured" or "published" (see the [citation] table).
 	CiteVersion string
+	// ChicagoEdition is 17 or 18: the edition "chicago" and
+	// "chicago-author-date" follow.
+	ChicagoEdition int
+	// BibTeXLaTeX escapes non-ASCII characters in BibTeX/BibLaTeX output
+	// as LaTeX commands ([citation] bibtex_unicode = "latex").
+	BibTeXLaTeX bool
 	CacheDir    string
 	LogLevel    string
 }
@@ -158,6 +174,21 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 		c.CiteVersion = CitePublished
 	default:
 		return nil, nil, fmt.Errorf("config file %s: [citation] version = %q: use %q or %q", c.ConfigPath, f.Citation.Version, CiteCaptured, CitePublished)
+	}
+	switch f.Citation.ChicagoEdition {
+	case 0, 18:
+		c.ChicagoEdition = 18
+	case 17:
+		c.ChicagoEdition = 17
+	default:
+		return nil, nil, fmt.Errorf("config file %s: [citation] chicago_edition = %d: use 17 or 18", c.ConfigPath, f.Citation.ChicagoEdition)
+	}
+	switch v := strings.ToLower(strings.TrimSpace(f.Citation.BibTeXUnicode)); v {
+	case "", "keep":
+	case "latex":
+		c.BibTeXLaTeX = true
+	default:
+		return nil, nil, fmt.Errorf("config file %s: [citation] bibtex_unicode = %q: use \"keep\" or \"latex\"", c.ConfigPath, f.Citation.BibTeXUnicode)
 	}
 	c.CacheDir = getenv(EnvCacheDir)
 	if c.CacheDir == "" {

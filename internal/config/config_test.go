@@ -35,12 +35,13 @@ func TestDefaultsFileCreatedOnFirstRun(t *testing.T) {
 	}
 	path := filepath.Join(home, ".crossmem", "config.toml")
 	want := &Config{
-		Home:        filepath.Join(home, "crossmem"),
-		ConfigPath:  path,
-		Pattern:     DefaultPattern,
-		OllamaModel: "llama3.2:3b",
-		CiteVersion: CiteCaptured,
-		CacheDir:    filepath.Join(home, ".cache", "crossmem"),
+		Home:           filepath.Join(home, "crossmem"),
+		ConfigPath:     path,
+		Pattern:        DefaultPattern,
+		OllamaModel:    "llama3.2:3b",
+		CiteVersion:    CiteCaptured,
+		ChicagoEdition: 18,
+		CacheDir:       filepath.Join(home, ".cache", "crossmem"),
 	}
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("config (-want +got):\n%s", diff)
@@ -154,6 +155,7 @@ model = "from-file"
 		UnpaywallAPI:   "http://127.0.0.1:4",
 		UnpaywallEmail: "me@example.org",
 		CiteVersion:    CiteCaptured,
+		ChicagoEdition: 18,
 		CacheDir:       filepath.Join(dir, "cache"),
 		LogLevel:       "debug",
 	}
@@ -240,5 +242,25 @@ func TestCiteVersion(t *testing.T) {
 	_, _, err = Resolve(env(map[string]string{EnvConfig: path, EnvHome: dir}))
 	if err == nil || !strings.Contains(err.Error(), `"captured" or "published"`) || !strings.Contains(err.Error(), path) {
 		t.Errorf("bad version: %v", err)
+	}
+}
+
+func TestCitationStyleSettings(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	os.WriteFile(path, []byte("[citation]\nchicago_edition = 17\nbibtex_unicode = \"latex\"\n"), 0o644)
+	cfg, _, err := Resolve(env(map[string]string{EnvConfig: path, EnvHome: dir}))
+	if err != nil || cfg.ChicagoEdition != 17 || !cfg.BibTeXLaTeX {
+		t.Fatalf("edition 17, latex: %v %+v", err, cfg)
+	}
+	for file, want := range map[string]string{
+		"[citation]\nchicago_edition = 16\n":       "use 17 or 18",
+		"[citation]\nbibtex_unicode = \"ascii\"\n": `use "keep" or "latex"`,
+	} {
+		os.WriteFile(path, []byte(file), 0o644)
+		_, _, err := Resolve(env(map[string]string{EnvConfig: path, EnvHome: dir}))
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%q: %v", file, err)
+		}
 	}
 }
