@@ -8,17 +8,19 @@
 //
 // # Pattern DSL
 //
-// Make evaluates the seed's pattern DSL, which is inspired by Better BibTeX's
-// legacy bracket syntax. A pattern is literal text with tokens in brackets:
+// Make evaluates crossmem's pattern DSL, the seed's "cite_key Pattern DSL".
+// It is crossmem's own language, inspired by Better BibTeX's legacy bracket
+// formulas but not compatible with them (":N" is a crossmem extension;
+// docs/cite-keys.md has the full description and the differences). A
+// pattern is literal text with tokens in brackets:
 //
 //	[field:modifier1:modifier2]literal_text[field2]
 //
 // Fields:
 //
-//	auth        first author's family name; the literal name for a single-name
-//	            or corporate author ("OpenAI"), or a lone given name
-//	authors     every author's family (or literal) name, separated by spaces,
-//	            which the final clean-up removes: "VaswaniShazeer"
+//	auth        the first author's name (see Names)
+//	authors     every author's name, separated by spaces, which the final
+//	            clean-up removes: "VaswaniShazeer"
 //	year        the issued year
 //	shorttitle  the first N significant title words, lower-cased (N from a
 //	            numeric modifier, 3 when none is given)
@@ -43,22 +45,42 @@
 // "attentionneed"). Unlike Better BibTeX, shorttitle is always lower case and
 // ":1" is a crossmem word-count modifier, not Better BibTeX syntax.
 //
+// # Names
+//
+// auth and authors use the authors, or the editors when there is no author
+// (an edited volume). A person's name is the family name as stored,
+// particles included ("de Oliveira" → deOliveira, "van der Putten" →
+// vanderPutten), without a generational suffix written after a comma
+// ("King, Jr." → King); a single-name or corporate author (a literal name,
+// or a family name alone) is used whole ("OECD", "World Health
+// Organization" → WorldHealthOrganization); a name with only a given name
+// uses it. Each name is transliterated and loses everything but A–Z a–z
+// 0–9 _ -, so it is one word: [authors:2] is the first two names and
+// [auth:1] the whole name. A name that leaves nothing is skipped.
+//
 // # Safety and fallbacks
 //
 // Every metadata value is normalised to NFC and transliterated to ASCII with
 // go-unidecode (Müller → Muller, Łukasz → Lukasz, ø → o, ß → ss, Достоевский
-// → Dostoevskii) before the modifiers run; afterwards only A–Z, a–z, 0–9,
-// "_" and "-" survive from it. Literal text in a pattern may only use those
+// → Dostoevskii; Chinese characters, Japanese kanji included, become
+// toneless pinyin, kana and Hangul are romanised: 宮地 → GongDi, 김철수 →
+// gimceolsu) before the modifiers run; afterwards only A–Z, a–z, 0–9, "_"
+// and "-" survive from it. Literal text in a pattern may only use those
 // characters and "." (":" is refused: it is not portable in file names); a
 // pattern with "/", "\" or ".." is an error, so no metadata and no pattern
 // can put a path separator into a key.
 //
-// Missing values have fixed fallbacks: no author → "anon"; no year → "nd"; no
-// title → nothing for shorttitle and title. After assembly, runs of "." are
-// collapsed, trailing dots removed, and a key that is empty or does not
-// start with an ASCII letter gets the prefix "key" ("[year]" →
-// "key2017"). Keys are cut to MaxMadeLen characters so that Unique's suffixes
-// still fit under MaxLen. A key from Make therefore always passes Valid.
+// Missing values have fixed fallbacks: no author or editor name → "anon"; no
+// year → "nd"; no title → nothing for shorttitle and title. After assembly,
+// runs of "." are collapsed, trailing dots removed, and a key that is empty
+// or does not start with an ASCII letter gets the prefix "key" ("[year]" →
+// "key2017"). Keys are cut to MaxMadeLen characters so that Unique's
+// suffixes still fit under MaxLen. A key from Make therefore always passes
+// Valid.
+//
+// Make is deterministic; crossmem calls it once, at capture, and pins the
+// key in the paper's sidecar, so a later pattern change or metadata refresh
+// never changes an existing key.
 package citekey
 
 import (
@@ -221,21 +243,13 @@ func (t *token) eval(rec *metadata.Record) string {
 	switch t.field {
 	case "auth":
 		v = FallbackAuthor
-		if len(rec.Authors) > 0 {
-			if s := fold(surname(rec.Authors[0])); safe(s) != "" {
-				v = s
-			}
+		if names := keyNames(rec); len(names) > 0 {
+			v = names[0]
 		}
 	case "authors":
-		var names []string
-		for _, a := range rec.Authors {
-			if s := fold(surname(a)); safe(s) != "" {
-				names = append(names, s)
-			}
-		}
-		v = strings.Join(names, " ")
-		if v == "" {
-			v = FallbackAuthor
+		v = FallbackAuthor
+		if names := keyNames(rec); len(names) > 0 {
+			v = strings.Join(names, " ")
 		}
 	case "year":
 		v = FallbackYear
@@ -256,13 +270,49 @@ func (t *token) eval(rec *metadata.Record) string {
 	return v
 }
 
-// surname is the name a key uses for an author: the family name, else the
-// literal name, else a lone given name.
+// keyNames returns the names the auth and authors tokens use: one per
+// author, else (a work with no author, such as an edited volume) one per
+// editor, skipping names that leave nothing once transliterated. Each is
+// one word: the surname folded to ASCII with its inner whitespace removed
+// ("de Oliveira" → "deOliveira", 魏笑 → "WeiXiao"), so that a word count
+// counts names.
+func keyNames(rec *metadata.Record) []string {
+	for _, list := range [][]metadata.Name{rec.Authors, rec.Editors} {
+		var out []string
+		for _, n := range list {
+			if s := safe(fold(surname(n))); s != "" {
+				out = append(out, s)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+// surname is the name a key uses for a person: the family name as stored,
+// particles included ("de Oliveira", "van der Putten"), without a
+// generational suffix written after a comma ("King, Jr." → "King"); else
+// the literal name of a single-name or corporate author, whole; else a lone
+// given name.
 func surname(n metadata.Name) string {
-	if s := n.FamilyOrLiteral(); strings.TrimSpace(s) != "" {
-		return s
+	if f := strings.TrimSpace(n.Family); f != "" {
+		if i := strings.LastIndexByte(f, ','); i > 0 && nameSuffixes[strings.ToLower(strings.TrimSpace(f[i+1:]))] {
+			f = strings.TrimSpace(f[:i])
+		}
+		return f
+	}
+	if l := strings.TrimSpace(n.Literal); l != "" {
+		return l
 	}
 	return n.Given
+}
+
+// nameSuffixes are the generational suffixes surname drops after a comma.
+var nameSuffixes = map[string]bool{
+	"jr": true, "jr.": true, "sr": true, "sr.": true,
+	"ii": true, "iii": true, "iv": true, "v": true, "vi": true,
 }
 
 func hasCount(mods []string) bool {

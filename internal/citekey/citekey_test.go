@@ -122,6 +122,45 @@ func TestMakeFallbacks(t *testing.T) {
 	}
 }
 
+func TestMakeNames(t *testing.T) {
+	name := func(family, given string) metadata.Name { return metadata.Name{Family: family, Given: given} }
+	tests := []struct {
+		name    string
+		pattern string
+		rec     *metadata.Record
+		want    string
+	}{
+		{"particle as stored", "[auth:lower]", &metadata.Record{Authors: []metadata.Name{name("de Oliveira", "Luis")}}, "deoliveira"},
+		{"particle kept in case", "[auth]", &metadata.Record{Authors: []metadata.Name{name("van der Putten", "P.")}}, "vanderPutten"},
+		{"name is one word for a word count", "[auth:1]", &metadata.Record{Authors: []metadata.Name{name("van der Putten", "P.")}}, "vanderPutten"},
+		{"authors word count counts names", "[authors:2]", &metadata.Record{Authors: []metadata.Name{name("de Kort", "J."), name("Del Maestro", "A."), name("Smith", "B.")}}, "deKortDelMaestro"},
+		{"suffix after a comma dropped", "[auth:lower]", &metadata.Record{Authors: []metadata.Name{{Family: "King, Jr."}}}, "king"},
+		{"suffix in the given name ignored", "[auth:lower]", &metadata.Record{Authors: []metadata.Name{name("King", "Martin Luther, Jr.")}}, "king"},
+		{"suffix without a comma kept as stored", "[auth:lower]", &metadata.Record{Authors: []metadata.Name{name("Smith III", "")}}, "smithiii"},
+		{"comma not before a suffix", "[auth:lower]", &metadata.Record{Authors: []metadata.Name{{Family: "Smith, Ltd"}}}, "smithltd"},
+		{"corporate literal whole", "[auth]", &metadata.Record{Authors: []metadata.Name{{Literal: "Geophysics Study Committee"}}}, "GeophysicsStudyCommittee"},
+		{"corporate acronym", "[auth:lower][year]", &metadata.Record{Authors: []metadata.Name{{Literal: "OECD"}}, Issued: metadata.Date{Year: 2019}}, "oecd2019"},
+		{"single name", "[auth][year]", &metadata.Record{Authors: []metadata.Name{{Family: "Plato"}}, Issued: metadata.Date{Year: 1901}}, "Plato1901"},
+		{"editors when no author", "[auth][year]", &metadata.Record{Editors: []metadata.Name{name("Kreinath", "Jens")}, Issued: metadata.Date{Year: 2011}}, "Kreinath2011"},
+		{"authors before editors", "[authors]", &metadata.Record{Authors: []metadata.Name{name("Doe", "J.")}, Editors: []metadata.Name{name("Roe", "R.")}}, "Doe"},
+		{"every editor for authors", "[authors:lower]", &metadata.Record{Editors: []metadata.Name{name("Roe", "R."), name("Poe", "E.")}}, "roepoe"},
+		{"unusable first author skipped", "[auth:lower]", &metadata.Record{Authors: []metadata.Name{name("…", ""), name("Doe", "J.")}}, "doe"},
+		{"CJK name romanised", "[auth:lower][year]", &metadata.Record{Authors: []metadata.Name{name("宮地", "元彦")}, Issued: metadata.Date{Year: 2007}}, "gongdi2007"},
+		{"Hangul name romanised", "[auth:lower]", &metadata.Record{Authors: []metadata.Name{{Literal: "김철수"}}}, "gimceolsu"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Make(tc.pattern, tc.rec)
+			if err != nil {
+				t.Fatalf("Make(%q) error: %v", tc.pattern, err)
+			}
+			if got != tc.want {
+				t.Errorf("Make(%q) = %q, want %q", tc.pattern, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestMakeUnsafeMetadata(t *testing.T) {
 	tests := []struct {
 		name string
@@ -197,6 +236,10 @@ func TestMakeTransliteration(t *testing.T) {
 		{"Mu\u0308ller", "muller"},     // decomposed ü, composed by NFC first
 		{"魏笑", "weixiao"},              // unidecode's trailing space trimmed
 		{"Достоевский", "dostoevskii"}, // unidecode, not npm transliteration ("dostoevskiy")
+		{"宮地 元彦", "gongdiyuanyan"},     // kanji read as Chinese, as BBT without kuroshiro
+		{"김철수", "gimceolsu"},
+		{"Nguyễn", "nguyen"},
+		{"Ĳsselsteijn", "ijsselsteijn"},
 	}
 	for _, tc := range tests {
 		got, err := Make("[auth:lower]", &metadata.Record{Authors: []metadata.Name{{Family: tc.family}}})
