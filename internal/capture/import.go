@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -398,4 +399,32 @@ func importDifferences(imported, rec *metadata.Record) []string {
 		out = append(out, fmt.Sprintf("the imported entry's DOI %s differs from the sources' %s", imported.DOI, rec.DOI))
 	}
 	return out
+}
+
+// Import file formats.
+const (
+	FormatCSLJSON = "csl-json"
+	FormatBibTeX  = "bibtex" // BibTeX or BibLaTeX
+)
+
+// ParseImport reads an import file: CSL-JSON (an array of items, or one
+// item) when name ends in .json or the content starts with "[" or "{",
+// else BibTeX / BibLaTeX. It returns the entries with their lines and the
+// format read. Any malformed part fails the whole file; the error gives
+// the line and the reason.
+func ParseImport(name string, data []byte) ([]ImportEntry, string, error) {
+	trimmed := strings.TrimLeft(string(data), " \t\r\n\ufeff")
+	ext := strings.ToLower(filepath.Ext(name))
+	if ext == ".json" || strings.HasPrefix(trimmed, "[") || strings.HasPrefix(trimmed, "{") {
+		items, lines, err := csl.DecodeLines(data)
+		if err != nil {
+			return nil, FormatCSLJSON, fmt.Errorf("%s: %w", name, err)
+		}
+		out := make([]ImportEntry, len(items))
+		for i := range items {
+			out[i] = ImportEntry{Item: items[i], Line: lines[i]}
+		}
+		return out, FormatCSLJSON, nil
+	}
+	return nil, FormatBibTeX, fmt.Errorf("%s: BibTeX import is not available yet", name)
 }

@@ -245,6 +245,7 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 		newVerifyCommand(a),
 		newSearchCommand(a),
 		newCiteCommand(a),
+		newImportCommand(a),
 		newMCPCommand(a),
 	)
 	return root

@@ -79,6 +79,10 @@ func runCompile(cmd *cobra.Command, a *app, key string, o compileOptions) error 
 	if err != nil {
 		return fmt.Errorf("%w\ncrossmem: hint: capture the paper first (crossmem capture <input>), then compile the cite key it prints", err)
 	}
+	if !paper.HasPDF() {
+		return fmt.Errorf("%s has no PDF yet (it was imported as metadata only)\ncrossmem: hint: attach the PDF with: crossmem capture <paper.pdf> --cite-key %s", paper.CiteKey, paper.CiteKey)
+	}
+	key = paper.CiteKey // an alias compiles the paper it names
 	say := func(format string, args ...any) {
 		if !a.json {
 			fmt.Fprintf(a.io.Out, "[compile] "+format+"\n", args...)

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/crossmem/crossmem/internal/capture"
+)
+
+// importJSON is import's --json output.
+type importJSON struct {
+	File    string                  `json:"file"`
+	Format  string                  `json:"format"`
+	DryRun  bool                    `json:"dry_run"`
+	Entries []capture.ImportOutcome `json:"entries"`
+	Added   int                     `json:"added"`
+}
+
+func newImportCommand(a *app) *cobra.Command {
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "import <file.bib|file.json|->",
+		Short: "Add metadata-only entries from a BibTeX, BibLaTeX or CSL-JSON file",
+		Long: `Add the works of a BibTeX / BibLaTeX file or a CSL-JSON array (e.g. a Zotero
+or Better BibTeX export) to the library as entries without a PDF. Their cite keys
+are kept and pinned; an entry without a key gets one from the [cite_key]
+pattern. A work the library already has under another key gets the file's key
+as an alias. "-" reads standard input.
+
+Attach a PDF later with:  crossmem capture paper.pdf --cite-key <key>
+
+The import is all or nothing: on a malformed entry or a key conflict, every
+problem is listed with its line and nothing is imported.
+
+Exit status: 0 imported (or nothing to do), 1 error, 2 usage error.`,
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			return runImport(cmd, a, argv[0], dryRun)
+		},
+	}
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "check the file and show what would be imported, write nothing")
+	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	return cmd
+}
+
+func runImport(cmd *cobra.Command, a *app, file string, dryRun bool) error {
+	var data []byte
+	var err error
+	if file == "-" {
+		data, err = io.ReadAll(a.io.In)
+	} else {
+		data, err = os.ReadFile(file)
+	}
+	if err != nil {
+		return fmt.Errorf("read import file: %w", err)
+	}
+	entries, format, err := capture.ParseImport(file, data)
+	if err != nil {
+		return fmt.Errorf("%w\nnothing was imported; fix the file and run the import again", err)
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	lib, err := a.library()
+	if err != nil {
+		return err
+	}
+	out, err := capture.Import(cmd.Context(), lib, entries, capture.ImportOptions{File: file, Pattern: cfg.Pattern, DryRun: dryRun})
+	if err != nil {
+		return err
+	}
+	added := 0
+	for _, o := range out {
+		if o.Status == capture.ImportAdded {
+			added++
+		}
+	}
+	if a.json {
+		if out == nil {
+			out = []capture.ImportOutcome{}
+		}
+		return a.writeJSON(importJSON{File: file, Format: format, DryRun: dryRun, Entries: out, Added: added})
+	}
+	verb := "imported"
+	if dryRun {
+		verb = "would import"
+	}
+	for _, o := range out {
+		line := fmt.Sprintf("[import] line %d: %s %s", o.Line, o.Status, o.CiteKey)
+		if o.Note != "" {
+			line += " (" + o.Note + ")"
+		}
+		fmt.Fprintln(a.io.Out, line)
+	}
+	fmt.Fprintf(a.io.Out, "[import] %s %d of %d entries from %s (%s); attach PDFs with: crossmem capture <pdf> --cite-key <key>\n", verb, added, len(out), file, format)
+	return nil
+}
