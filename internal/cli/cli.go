@@ -246,6 +246,7 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 		newSearchCommand(a),
 		newCiteCommand(a),
 		newImportCommand(a),
+		newRekeyCommand(a),
 		newMCPCommand(a),
 	)
 	return root

@@ -1,0 +1,52 @@
+package compile
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/crossmem/crossmem/internal/library"
+	"github.com/crossmem/crossmem/internal/note"
+)
+
+// Rekey renames the paper with cite key old to new under the library lock
+// (library.RenameKey: files renamed, old kept as an alias) and rewrites the
+// frontmatter and citations of its note, if it has one, for the new key.
+// It returns the renamed paper and the note's path ("" when not compiled).
+func Rekey(ctx context.Context, lib *library.Library, old, new, citeVersion string) (*library.Paper, string, error) {
+	unlock, err := lib.Lock(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	defer unlock()
+	p, err := lib.RenameKey(old, new)
+	if err != nil {
+		return nil, "", err
+	}
+	if !p.HasNote() {
+		return p, "", nil
+	}
+	if err := rewriteNote(p, citeVersion); err != nil {
+		return p, "", fmt.Errorf("%s is renamed to %s, but its note could not be updated (run `crossmem compile %s`): %w", old, new, new, err)
+	}
+	return p, p.NotePath, nil
+}
+
+// rewriteNote re-stamps paper's note from its sidecar, keeping the chunks.
+// The caller holds the library lock.
+func rewriteNote(paper *library.Paper, citeVersion string) error {
+	data, err := os.ReadFile(paper.NotePath)
+	if err != nil {
+		return fmt.Errorf("read note of %s: %w", paper.CiteKey, err)
+	}
+	n, err := note.Parse(data)
+	if err != nil {
+		return fmt.Errorf("parse note %s: %w", paper.NotePath, err)
+	}
+	stamp(n, paper, citeVersion)
+	out, err := note.Format(n)
+	if err != nil {
+		return err
+	}
+	return library.WriteFileAtomic(paper.NotePath, out, 0o644)
+}
