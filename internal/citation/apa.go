@@ -6,8 +6,12 @@ const apaMaxAuthors = 20
 
 // apa renders an APA 7 reference-list entry.
 func apa(it item) string {
-	names := make([]string, 0, len(it.authors))
-	for _, p := range it.authors {
+	people := it.authors
+	if it.editorsOnly() {
+		people = it.editors
+	}
+	names := make([]string, 0, len(people))
+	for _, p := range people {
 		names = append(names, p.invertedInitials())
 	}
 	var authors string
@@ -15,6 +19,9 @@ func apa(it item) string {
 		authors = join(", ", names[:apaMaxAuthors-1]...) + ", … " + names[len(names)-1]
 	} else {
 		authors = list(names, ", ", ", & ", ", & ")
+	}
+	if authors != "" && it.editorsOnly() {
+		authors += " " + plural(len(people), "(Ed.)", "(Eds.)")
 	}
 
 	date := "(n.d.)."
@@ -25,13 +32,23 @@ func apa(it item) string {
 	title := smartQuotes(it.title, false)
 	switch it.kind {
 	case kindPreprint:
-		if n := it.arxivNumber(); n != "" {
-			title = join(" ", title, "("+n+")")
+		if it.number != "" {
+			title = join(" ", title, "("+it.number+")")
 		} else {
 			title = join(" ", title, "[Preprint]")
 		}
 	case kindDataset:
 		title = join(" ", title, "[Dataset]")
+	case kindReport:
+		if it.number != "" {
+			title = join(" ", title, "("+join(" ", it.genre, "No. "+it.number)+")")
+		}
+	case kindThesis:
+		title = join(" ", title, "["+join(", ", firstNonEmpty(it.genre, "Thesis"), it.publisher)+"]")
+	case kindBook, kindOther:
+		if ed := editionShort(it.edition); ed != "" {
+			title = join(" ", title, "("+ed+")")
+		}
 	}
 	title = sentence(title)
 
@@ -45,16 +62,32 @@ func apa(it item) string {
 		source = sentence(join(", ", it.container, vol, pages(it.page, rangeExpanded)))
 	case kindChapter:
 		in := it.container
+		var eds []string
+		for _, p := range it.editors {
+			eds = append(eds, p.naturalInitials())
+		}
+		if len(eds) > 0 {
+			in = join(", ", list(eds, ", ", " & ", ", & ")+" "+plural(len(eds), "(Ed.)", "(Eds.)"), in)
+		}
+		var paren []string
+		if ed := editionShort(it.edition); ed != "" {
+			paren = append(paren, ed)
+		}
 		switch {
 		case isRange(it.page):
-			in = join(" ", in, "(pp. "+pages(it.page, rangeExpanded)+")")
+			paren = append(paren, "pp. "+pages(it.page, rangeExpanded))
 		case it.page != "":
-			in = join(" ", in, "(p. "+it.page+")")
+			paren = append(paren, "p. "+it.page)
+		}
+		if len(paren) > 0 {
+			in = join(" ", in, "("+join(", ", paren...)+")")
 		}
 		source = join(" ", sentence(prefixed("In ", in)), sentence(it.publisher))
 	case kindDataset:
 		source = join(" ", sentence(prefixed("In ", it.container)), sentence(it.publisher))
-	default: // preprint, book, report, thesis
+	case kindThesis:
+		source = ""
+	default: // preprint, book, report
 		source = sentence(it.publisher)
 	}
 

@@ -1,18 +1,22 @@
-// Package citation renders a work's metadata as a reference-list entry in a
-// fixed set of styles: APA 7, MLA 9, Chicago (18th edition,
-// notes-bibliography, bibliography entry), IEEE, and a BibTeX entry. These
-// are the five subsections of a wiki note's "## Citations" section and the
-// formats of the crossmem_cite MCP tool.
+// Package citation renders one work, given as a CSL-JSON item (csl.Item),
+// as a reference-list entry in a fixed set of styles: APA 7, MLA 9, Chicago
+// 18th and 17th editions (notes-bibliography bibliography entry and
+// author-date reference-list entry), IEEE, a BibTeX entry, a BibLaTeX entry,
+// and the item itself as CSL-JSON. NoteStyles are the five subsections of a
+// wiki note's "## Citations" section; Styles are the formats of `crossmem
+// cite` and the crossmem_cite MCP tool. docs/citations.md describes every
+// style, the rules and the known differences from citeproc-js.
 //
-// It is pure and deterministic: Format reads a *metadata.Record, does no I/O
-// and keeps no state, so the same record always gives the same bytes.
+// It is pure and deterministic: Format reads a csl.Item, does no I/O and
+// keeps no state, so the same item always gives the same bytes. A crossmem
+// metadata.Record is cited through csl.FromRecord(rec, key).
 //
 // The styles are written by hand in Go (no CSL processor exists for Go) and
 // are measured against citeproc-js running the official CSL styles
 // (../shared/corpus/api/oracle_out.json). They cover the common item types:
 // article-journal, article (a preprint, arXiv or other), paper-conference,
-// book and chapter, plus dataset; any other type is rendered as a journal
-// article when it has a container title and as a book otherwise.
+// book, chapter, report, thesis and dataset; any other type is rendered as
+// a journal article when it has a container title and as a book otherwise.
 //
 // Output is plain text: titles and container titles that the styles
 // italicise are not marked up, inline markup in titles (<i>, <sub>, …) is
@@ -22,42 +26,79 @@
 // (capitalise lower-case words except CSL's stop words; words with any
 // capital letter are left alone); APA and IEEE print titles as stored.
 //
-// Names follow CSL conventions over metadata.Name: a name with only a family
-// name (or only Literal) is printed whole and never abbreviated; a leading
-// lower-case particle of the family name ("dos Santos", "van der Putten") is
-// kept in front except in Chicago's inverted first name ("Santos, Valérie
-// dos"); a suffix is read from the given name after a comma ("Amos B., III")
-// or from the family name after a comma ("Smith, Jr."); CJK names print as
-// family+given with no space and no initials.
+// Names follow CSL: a name with only a family name (or only a literal) is
+// printed whole and never abbreviated; particles come from the name's
+// dropping-particle and non-dropping-particle, or, when both are empty, from
+// the leading lower-case words of the family name ("dos Santos", "van der
+// Putten"), as citeproc-js parses them; Chicago demotes the non-dropping
+// particle in the inverted first name ("Santos, Valérie dos"); the suffix
+// ("Jr.", "III") comes from the suffix field or from a comma in the given
+// or family name; CJK names print as family+given with no space and no
+// initials.
 //
 // DOIs render as https://doi.org/<doi> (IEEE: "doi: <doi>", as the IEEE CSL
-// style does); without a DOI the record's URL is used, for arXiv preprints
+// style does); without a DOI the item's URL is used, for arXiv preprints
 // without either https://arxiv.org/abs/<id>.
 package citation
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/crossmem/crossmem/internal/csl"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
 
 // Style names one citation format.
 type Style string
 
-// The supported styles, by the names users type (crossmem_cite's format).
+// The supported styles, by the names users type (`crossmem cite --format`,
+// crossmem_cite's format).
 const (
-	APA     Style = "apa"     // APA 7th edition reference-list entry
-	MLA     Style = "mla"     // MLA Handbook 9th edition works-cited entry
-	Chicago Style = "chicago" // Chicago Manual of Style 18th edition, notes-bibliography, bibliography entry
-	IEEE    Style = "ieee"    // IEEE reference-list entry, without the "[1]" label
-	BibTeX  Style = "bibtex"  // one BibTeX entry
+	// APA is an APA Publication Manual 7th edition reference-list entry.
+	APA Style = "apa"
+	// MLA is an MLA Handbook 9th edition works-cited entry.
+	MLA Style = "mla"
+	// Chicago is a Chicago Manual of Style 18th edition
+	// notes-bibliography style bibliography entry.
+	Chicago Style = "chicago"
+	// Chicago17 is a Chicago Manual of Style 17th edition
+	// notes-bibliography style bibliography entry.
+	Chicago17 Style = "chicago-17"
+	// ChicagoAuthorDate is a Chicago Manual of Style 18th edition
+	// author-date style reference-list entry.
+	ChicagoAuthorDate Style = "chicago-author-date"
+	// ChicagoAuthorDate17 is a Chicago Manual of Style 17th edition
+	// author-date style reference-list entry.
+	ChicagoAuthorDate17 Style = "chicago-author-date-17"
+	// IEEE is an IEEE Reference Guide reference-list entry, without the
+	// "[1]" label.
+	IEEE Style = "ieee"
+	// BibTeX is one BibTeX entry for the classic bibtex program and its
+	// standard styles (plain, abbrv, alpha, unsrt, natbib's).
+	BibTeX Style = "bibtex"
+	// BibLaTeX is one entry for biblatex and biber: date instead of
+	// year/month, journaltitle, location, eprint/eprinttype/eprintclass.
+	BibLaTeX Style = "biblatex"
+	// CSLJSON is the item itself as one pretty-printed CSL-JSON object, for
+	// pandoc, Zotero and any CSL processor.
+	CSLJSON Style = "csl-json"
 )
 
 // Styles returns every supported style in the order apa, mla, chicago,
-// ieee, bibtex. The slice is new on each call.
-func Styles() []Style { return []Style{APA, MLA, Chicago, IEEE, BibTeX} }
+// chicago-17, chicago-author-date, chicago-author-date-17, ieee, bibtex,
+// biblatex, csl-json. The slice is new on each call.
+func Styles() []Style {
+	return []Style{APA, MLA, Chicago, Chicago17, ChicagoAuthorDate, ChicagoAuthorDate17, IEEE, BibTeX, BibLaTeX, CSLJSON}
+}
+
+// NoteStyles returns the styles a wiki note's "## Citations" section shows,
+// in its order: apa, mla, chicago, ieee, bibtex. The slice is new on each
+// call.
+func NoteStyles() []Style { return []Style{APA, MLA, Chicago, IEEE, BibTeX} }
 
 // String returns the style's name.
 func (s Style) String() string { return string(s) }
@@ -71,29 +112,58 @@ func ParseStyle(s string) (Style, error) {
 			return st, nil
 		}
 	}
-	names := make([]string, 0, 5)
+	var names []string
 	for _, st := range Styles() {
 		names = append(names, string(st))
 	}
 	return "", fmt.Errorf("unknown citation style %q (valid: %s)", s, strings.Join(names, ", "))
 }
 
-// Format renders rec in style. key is the cite key; only BibTeX uses it (as
-// the entry key) and it must then be non-empty and free of whitespace and
-// the characters , { } ( ) " ' # % = ~ \. The result is one line of plain
-// text, or for BibTeX a multi-line entry without a trailing newline.
+// Unicode selects how BibTeX and BibLaTeX entries write characters outside
+// ASCII.
+type Unicode int
+
+const (
+	// UnicodeKeep writes them as they are (UTF-8), which biber, bibtex8,
+	// bibtexu and LaTeX since 2018 read. This is the default.
+	UnicodeKeep Unicode = iota
+	// UnicodeLaTeX writes accented Latin letters as LaTeX accent commands
+	// in braces ({\"u}, {\'e}, {\c{c}}, {\v{s}}, {\'\i}), special letters
+	// as commands ({\ss}, {\o}, {\l}, {\ae}), Greek letters as math
+	// ({$\delta$}), dashes as -- and ---, typographic quotes as ` ' `` ''
+	// and the ellipsis as {\ldots}, for the classic 7-bit bibtex. Other
+	// characters (CJK, for instance) are kept as they are.
+	UnicodeLaTeX
+)
+
+// Options adjusts Format. The zero value is the default.
+type Options struct {
+	// Unicode selects the handling of non-ASCII characters in BibTeX and
+	// BibLaTeX entries; the other styles always write Unicode.
+	Unicode Unicode
+}
+
+// Format renders it in style with the default Options.
+func Format(it csl.Item, style Style) (string, error) {
+	return FormatWith(it, style, Options{})
+}
+
+// FormatWith renders it in style. The result is one line of plain text,
+// for BibTeX and BibLaTeX a multi-line entry and for CSL-JSON an indented
+// JSON object, without a trailing newline.
 //
-// Format returns an error for a nil record, a record with no title, no
-// author and no container title, an unknown style, or an unusable BibTeX
+// it.ID is the cite key; BibTeX and BibLaTeX use it as the entry key, and
+// it must then be non-empty and free of whitespace and the characters
+// , { } ( ) " ' # % = ~ \.
+//
+// FormatWith returns an error for an item with no title, no author or
+// editor and no container title, an unknown style, or an unusable BibTeX
 // key. Missing fields are left out without leaving empty brackets or
 // doubled punctuation behind.
-func Format(rec *metadata.Record, key string, style Style) (string, error) {
-	if rec == nil {
-		return "", errors.New("format citation: nil record")
-	}
-	it := newItem(rec)
-	if it.title == "" && len(it.authors) == 0 && it.container == "" {
-		return "", errors.New("format citation: record has no title, author or container title")
+func FormatWith(src csl.Item, style Style, opt Options) (string, error) {
+	it := newItem(src)
+	if it.title == "" && len(it.authors) == 0 && len(it.editors) == 0 && it.container == "" {
+		return "", errors.New("format citation: item has no title, author, editor or container title")
 	}
 	switch style {
 	case APA:
@@ -101,17 +171,40 @@ func Format(rec *metadata.Record, key string, style Style) (string, error) {
 	case MLA:
 		return mla(it), nil
 	case Chicago:
-		return chicago(it), nil
+		return chicago(it, 18, false), nil
+	case Chicago17:
+		return chicago(it, 17, false), nil
+	case ChicagoAuthorDate:
+		return chicago(it, 18, true), nil
+	case ChicagoAuthorDate17:
+		return chicago(it, 17, true), nil
 	case IEEE:
 		return ieee(it), nil
 	case BibTeX:
-		return bibtex(rec, it, key)
+		return bibtex(it, opt)
+	case BibLaTeX:
+		return biblatex(it, opt)
+	case CSLJSON:
+		return cslJSON(src)
 	}
 	_, err := ParseStyle(string(style))
 	return "", err
 }
 
-// Item kinds after normalising metadata.Record.Type.
+// cslJSON writes the item as one CSL-JSON object indented by two spaces,
+// fields in csl.Item's order, HTML characters not escaped.
+func cslJSON(it csl.Item) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(it); err != nil {
+		return "", fmt.Errorf("format citation as CSL-JSON: %w", err)
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// Item kinds after normalising the CSL type.
 const (
 	kindJournal    = "article-journal"
 	kindPreprint   = "article"
@@ -121,49 +214,74 @@ const (
 	kindDataset    = "dataset"
 	kindReport     = "report"
 	kindThesis     = "thesis"
+	kindWeb        = "webpage"
+	kindOther      = "document" // no or an unknown type, no container: rendered as a book
 )
 
-// item is a Record cleaned for rendering: markup removed, whitespace
+// item is a csl.Item cleaned for rendering: markup removed, whitespace
 // collapsed, names parsed.
 type item struct {
-	kind      string
-	title     string // markup removed, apostrophes typographic; quotes left straight
-	authors   []person
-	date      metadata.Date
-	container string
-	volume    string
-	issue     string
-	page      string
-	publisher string
-	doi       string // bare DOI, no resolver prefix
-	url       string // used only when there is no DOI
-	arxivID   string
+	src        csl.Item // as given, for BibTeX and BibLaTeX
+	typ        string   // the CSL type, lower case
+	kind       string
+	title      string // markup removed, apostrophes typographic; quotes left straight
+	authors    []person
+	editors    []person
+	date       metadata.Date
+	container  string
+	collection string
+	volume     string
+	issue      string
+	page       string
+	number     string
+	edition    string
+	publisher  string
+	place      string
+	genre      string
+	doi        string // bare DOI, no resolver prefix
+	url        string // used only when there is no DOI
+	arxivID    string // from number "arXiv:<id>" or a DOI 10.48550/arXiv.<id>
+	arxivClass string // from "arXiv:<id> [class]" in number or note
+	note       string
+	bibNote    string // note for BibTeX and BibLaTeX: "" when it only repeats the arXiv reference
 }
 
-func newItem(rec *metadata.Record) item {
+func newItem(src csl.Item) item {
 	it := item{
-		kind:      kind(rec),
-		title:     typographic(clean(stripTags(rec.Title))),
-		date:      rec.Issued,
-		container: typographic(clean(stripTags(rec.ContainerTitle))),
-		volume:    clean(rec.Volume),
-		issue:     clean(rec.Issue),
-		page:      clean(rec.Page),
-		publisher: typographic(clean(rec.Publisher)),
-		doi:       bareDOI(firstNonEmpty(rec.DOI, rec.DOIPublished, rec.DOIPreprint)),
-		arxivID:   clean(rec.ArxivID),
+		src:        src,
+		typ:        strings.ToLower(strings.TrimSpace(src.Type)),
+		title:      typographic(clean(stripTags(src.Title))),
+		date:       src.Issued.Start(),
+		container:  typographic(clean(stripTags(src.ContainerTitle))),
+		collection: typographic(clean(stripTags(src.CollectionTitle))),
+		volume:     clean(string(src.Volume)),
+		issue:      clean(string(src.Issue)),
+		page:       clean(string(src.Page)),
+		number:     clean(string(src.Number)),
+		edition:    clean(string(src.Edition)),
+		publisher:  typographic(clean(src.Publisher)),
+		place:      typographic(clean(src.PublisherPlace)),
+		genre:      typographic(clean(src.Genre)),
+		doi:        bareDOI(src.DOI),
+		note:       clean(src.Note),
 	}
 	if it.date.Year <= 0 {
 		it.date = metadata.Date{}
 	}
-	if it.date.Month < 1 || it.date.Month > 12 {
-		it.date.Month, it.date.Day = 0, 0
+	it.arxivID, it.arxivClass = arxivOf(it.number, it.note, it.doi)
+	it.bibNote = it.note
+	if id, cls, ok := arxivRef(it.note); ok && id == it.arxivID {
+		ref := "arXiv:" + id
+		if cls != "" {
+			ref += " [" + cls + "]"
+		}
+		if strings.EqualFold(it.note, ref) {
+			it.bibNote = ""
+		}
 	}
-	if it.date.Day < 1 || it.date.Day > 31 {
-		it.date.Day = 0
-	}
+	it.kind = kind(it.typ, it.container, it.arxivID)
 	if it.doi == "" {
-		it.url = clean(rec.URL)
+		it.url = clean(src.URL)
 		if it.url == "" && it.arxivID != "" {
 			it.url = "https://arxiv.org/abs/" + it.arxivID
 		}
@@ -171,26 +289,72 @@ func newItem(rec *metadata.Record) item {
 	if it.kind == kindPreprint && it.arxivID != "" && it.publisher == "" {
 		it.publisher = "arXiv"
 	}
-	for _, n := range rec.Authors {
+	for _, n := range src.Author {
 		if p, ok := parseName(n); ok {
 			it.authors = append(it.authors, p)
+		}
+	}
+	for _, n := range src.Editor {
+		if p, ok := parseName(n); ok {
+			it.editors = append(it.editors, p)
 		}
 	}
 	return it
 }
 
+// arxivOf finds an arXiv identifier: number "arXiv:<id>" (optionally
+// followed by " [class]", arXiv's recommended form), else a note holding
+// that form (Zotero writes it to Extra), else a DataCite DOI
+// 10.48550/arXiv.<id>.
+func arxivOf(number, note, doi string) (id, class string) {
+	parse := arxivRef
+	if strings.HasPrefix(strings.ToLower(number), "arxiv:") {
+		if id, cls, ok := parse(number); ok {
+			if cls == "" {
+				if nid, ncls, ok := parse(note); ok && nid == id {
+					cls = ncls
+				}
+			}
+			return id, cls
+		}
+	}
+	if rest, ok := cutPrefixFold(doi, "10.48550/arXiv."); ok && rest != "" {
+		if nid, ncls, ok := parse(note); ok && nid == rest {
+			return rest, ncls
+		}
+		return rest, ""
+	}
+	return "", ""
+}
+
+// arxivRef reads "arXiv:<id>" or "arXiv:<id> [class]" at the start of s.
+func arxivRef(s string) (id, class string, ok bool) {
+	rest, ok := cutPrefixFold(strings.TrimSpace(s), "arxiv:")
+	if !ok {
+		return "", "", false
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return "", "", false
+	}
+	if len(fields) > 1 && strings.HasPrefix(fields[1], "[") && strings.HasSuffix(fields[1], "]") {
+		class = strings.Trim(fields[1], "[]")
+	}
+	return fields[0], class, true
+}
+
 // kind maps a CSL (or Crossref) type to one of the kinds the styles know.
-func kind(rec *metadata.Record) string {
-	switch strings.ToLower(strings.TrimSpace(rec.Type)) {
+func kind(typ, container, arxivID string) string {
+	switch typ {
 	case "article-journal", "journal-article", "article-magazine", "article-newspaper", "review", "review-book":
 		return kindJournal
 	case "article", "preprint", "posted-content", "manuscript":
 		return kindPreprint
 	case "paper-conference", "proceedings-article":
 		return kindConference
-	case "book", "monograph", "edited-book", "reference-book":
+	case "book", "monograph", "edited-book", "reference-book", "classic":
 		return kindBook
-	case "chapter", "book-chapter", "book-section", "entry-encyclopedia", "entry-dictionary":
+	case "chapter", "book-chapter", "book-section", "entry-encyclopedia", "entry-dictionary", "entry":
 		return kindChapter
 	case "dataset":
 		return kindDataset
@@ -198,14 +362,26 @@ func kind(rec *metadata.Record) string {
 		return kindReport
 	case "thesis", "dissertation":
 		return kindThesis
+	case "webpage", "post", "post-weblog":
+		return kindWeb
 	}
 	switch {
-	case rec.ContainerTitle != "":
+	case container != "":
 		return kindJournal
-	case rec.ArxivID != "":
+	case arxivID != "":
 		return kindPreprint
 	}
-	return kindBook
+	return kindOther
+}
+
+// bookLike reports whether the title is the whole work (italic in print,
+// not quoted).
+func (it item) bookLike() bool {
+	switch it.kind {
+	case kindBook, kindReport, kindOther:
+		return true
+	}
+	return false
 }
 
 // link returns the DOI as a URL, else the URL, else "".
@@ -216,13 +392,9 @@ func (it item) link() string {
 	return it.url
 }
 
-// arxivNumber returns "arXiv:<id>" for arXiv preprints, else "".
-func (it item) arxivNumber() string {
-	if it.arxivID == "" {
-		return ""
-	}
-	return "arXiv:" + it.arxivID
-}
+// editorsOnly reports whether the item has editors and no authors: the
+// editors then stand in the author position.
+func (it item) editorsOnly() bool { return len(it.authors) == 0 && len(it.editors) > 0 }
 
 func firstNonEmpty(ss ...string) string {
 	for _, s := range ss {
@@ -233,13 +405,19 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
 // bareDOI strips resolver prefixes ("https://doi.org/", "doi:").
 func bareDOI(d string) string {
 	d = clean(d)
-	lower := strings.ToLower(d)
 	for _, p := range []string{"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"} {
-		if strings.HasPrefix(lower, p) {
-			return strings.TrimSpace(d[len(p):])
+		if rest, ok := cutPrefixFold(d, p); ok {
+			return strings.TrimSpace(rest)
 		}
 	}
 	return d

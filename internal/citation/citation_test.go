@@ -7,38 +7,60 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/crossmem/crossmem/internal/csl"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
+
+// formatRecord formats rec as compile does: through csl.FromRecord.
+func formatRecord(rec *metadata.Record, key string, st Style) (string, error) {
+	return Format(csl.FromRecord(rec, key), st)
+}
 
 func TestParseStyle(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want Style
 	}{
-		{"apa", APA}, {"APA", APA}, {" Mla ", MLA}, {"chicago", Chicago}, {"IEEE", IEEE}, {"BibTeX", BibTeX},
+		{"apa", APA}, {"APA", APA}, {" Mla ", MLA}, {"chicago", Chicago}, {"Chicago-17", Chicago17},
+		{"chicago-author-date", ChicagoAuthorDate}, {"CHICAGO-AUTHOR-DATE-17", ChicagoAuthorDate17},
+		{"IEEE", IEEE}, {"BibTeX", BibTeX}, {"BibLaTeX", BibLaTeX}, {"CSL-JSON", CSLJSON},
 	} {
 		got, err := ParseStyle(tc.in)
 		if err != nil || got != tc.want {
 			t.Errorf("ParseStyle(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
-	_, err := ParseStyle("harvard")
-	if err == nil {
-		t.Fatal("ParseStyle(harvard) succeeded")
+	for _, bad := range []string{"harvard", "chicago-18", "csljson", "chicago-notes-bibliography", ""} {
+		_, err := ParseStyle(bad)
+		if err == nil {
+			t.Fatalf("ParseStyle(%q) succeeded", bad)
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, "apa, mla, chicago, chicago-17, chicago-author-date, chicago-author-date-17, ieee, bibtex, biblatex, csl-json") || !strings.Contains(msg, fmt.Sprintf("%q", bad)) {
+			t.Errorf("error %q does not name the input and list the valid styles", msg)
+		}
 	}
-	if msg := err.Error(); !strings.Contains(msg, "apa, mla, chicago, ieee, bibtex") || !strings.Contains(msg, "harvard") {
-		t.Errorf("error %q does not name the input and list the valid styles", msg)
+	for _, st := range Styles() {
+		if got, err := ParseStyle(st.String()); err != nil || got != st {
+			t.Errorf("ParseStyle(%q) = %q, %v", st, got, err)
+		}
 	}
 }
 
 func TestStyles(t *testing.T) {
-	if diff := cmp.Diff([]Style{"apa", "mla", "chicago", "ieee", "bibtex"}, Styles()); diff != "" {
+	want := []Style{"apa", "mla", "chicago", "chicago-17", "chicago-author-date", "chicago-author-date-17", "ieee", "bibtex", "biblatex", "csl-json"}
+	if diff := cmp.Diff(want, Styles()); diff != "" {
 		t.Errorf("Styles() (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]Style{"apa", "mla", "chicago", "ieee", "bibtex"}, NoteStyles()); diff != "" {
+		t.Errorf("NoteStyles() (-want +got):\n%s", diff)
 	}
 	s := Styles()
 	s[0] = "x"
-	if Styles()[0] != APA {
-		t.Error("Styles() returns shared state")
+	n := NoteStyles()
+	n[0] = "x"
+	if Styles()[0] != APA || NoteStyles()[0] != APA {
+		t.Error("Styles() or NoteStyles() returns shared state")
 	}
 }
 
@@ -61,12 +83,12 @@ func TestFormatErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got, err := Format(tc.rec, tc.key, tc.style); err == nil {
+			if got, err := formatRecord(tc.rec, tc.key, tc.style); err == nil {
 				t.Errorf("Format succeeded with %q, want error", got)
 			}
 		})
 	}
-	if _, err := Format(ok, "", APA); err != nil {
+	if _, err := formatRecord(ok, "", APA); err != nil {
 		t.Errorf("non-BibTeX styles must not need a key: %v", err)
 	}
 }
@@ -96,11 +118,17 @@ func vaswaniRecord(n int) *metadata.Record {
 
 func TestFormatArxivPreprint(t *testing.T) {
 	rec := vaswaniRecord(2)
+	// csl.Item has no variable for the arXiv primary category, so a record
+	// converted with csl.FromRecord has no primaryclass / eprintclass (see
+	// TestArxivClass for where it is read from).
 	want := map[Style]string{
-		APA:     "Vaswani, A., & Shazeer, N. (2017). Attention Is All You Need (arXiv:1706.03762). arXiv. https://doi.org/10.48550/arXiv.1706.03762",
-		MLA:     "Vaswani, Ashish, and Noam Shazeer. “Attention Is All You Need.” arXiv:1706.03762, arXiv, 12 June 2017, https://doi.org/10.48550/arXiv.1706.03762.",
-		Chicago: "Vaswani, Ashish, and Noam Shazeer. “Attention Is All You Need.” arXiv:1706.03762. Preprint, arXiv, June 12, 2017. https://doi.org/10.48550/arXiv.1706.03762.",
-		IEEE:    "A. Vaswani and N. Shazeer, “Attention Is All You Need,” Jun. 12, 2017, arXiv: arXiv:1706.03762. doi: 10.48550/arXiv.1706.03762.",
+		APA:                 "Vaswani, A., & Shazeer, N. (2017). Attention Is All You Need (arXiv:1706.03762). arXiv. https://doi.org/10.48550/arXiv.1706.03762",
+		MLA:                 "Vaswani, Ashish, and Noam Shazeer. “Attention Is All You Need.” arXiv:1706.03762, arXiv, 12 June 2017, https://doi.org/10.48550/arXiv.1706.03762.",
+		Chicago:             "Vaswani, Ashish, and Noam Shazeer. “Attention Is All You Need.” arXiv:1706.03762. Preprint, arXiv, June 12, 2017. https://doi.org/10.48550/arXiv.1706.03762.",
+		Chicago17:           "Vaswani, Ashish, and Noam Shazeer. “Attention Is All You Need.” arXiv:1706.03762. Preprint, arXiv, June 12, 2017. https://doi.org/10.48550/arXiv.1706.03762.",
+		ChicagoAuthorDate:   "Vaswani, Ashish, and Noam Shazeer. 2017. “Attention Is All You Need.” arXiv:1706.03762. Preprint, arXiv, June 12. https://doi.org/10.48550/arXiv.1706.03762.",
+		ChicagoAuthorDate17: "Vaswani, Ashish, and Noam Shazeer. 2017. “Attention Is All You Need.” arXiv:1706.03762. Preprint, arXiv, June 12. https://doi.org/10.48550/arXiv.1706.03762.",
+		IEEE:                "A. Vaswani and N. Shazeer, “Attention Is All You Need,” Jun. 12, 2017, arXiv: arXiv:1706.03762. doi: 10.48550/arXiv.1706.03762.",
 		BibTeX: `@misc{vaswani2017attention,
   title = {Attention Is All You Need},
   author = {Vaswani, Ashish and Shazeer, Noam},
@@ -109,18 +137,96 @@ func TestFormatArxivPreprint(t *testing.T) {
   doi = {10.48550/arXiv.1706.03762},
   eprint = {1706.03762},
   archiveprefix = {arXiv},
-  primaryclass = {cs.CL},
   url = {https://arxiv.org/abs/1706.03762v7}
+}`,
+		BibLaTeX: `@online{vaswani2017attention,
+  title = {Attention Is All You Need},
+  author = {Vaswani, Ashish and Shazeer, Noam},
+  date = {2017-06-12},
+  doi = {10.48550/arXiv.1706.03762},
+  eprint = {1706.03762},
+  eprinttype = {arxiv},
+  url = {https://arxiv.org/abs/1706.03762v7}
+}`,
+		CSLJSON: `{
+  "id": "vaswani2017attention",
+  "type": "article",
+  "title": "Attention Is All You Need",
+  "author": [
+    {
+      "family": "Vaswani",
+      "given": "Ashish"
+    },
+    {
+      "family": "Shazeer",
+      "given": "Noam"
+    }
+  ],
+  "issued": {
+    "date-parts": [
+      [
+        "2017",
+        "6",
+        "12"
+      ]
+    ]
+  },
+  "number": "arXiv:1706.03762",
+  "publisher": "arXiv",
+  "DOI": "10.48550/arXiv.1706.03762",
+  "URL": "https://arxiv.org/abs/1706.03762v7"
 }`,
 	}
 	for _, st := range Styles() {
-		got, err := Format(rec, "vaswani2017attention", st)
+		got, err := formatRecord(rec, "vaswani2017attention", st)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != want[st] {
 			t.Errorf("%s:\n got: %s\nwant: %s", st, got, want[st])
 		}
+	}
+}
+
+// TestArxivClass reads the arXiv primary category from arXiv's
+// recommended reference form "arXiv:<id> [class]" in number or note; a
+// note that is only that reference is not repeated in the entry's note.
+func TestArxivClass(t *testing.T) {
+	base := csl.Item{ID: "k", Type: "article", Title: "T", Number: "arXiv:1706.03762"}
+	for _, tc := range []struct {
+		name         string
+		number, note string
+		doi          string
+		class, bnote string
+	}{
+		{"number with class", "arXiv:1706.03762 [cs.CL]", "", "", "cs.CL", ""},
+		{"note with class", "arXiv:1706.03762", "arXiv:1706.03762 [cs.CL]", "", "cs.CL", ""},
+		{"note about another id", "arXiv:1706.03762", "arXiv:1111.11111 [hep-th]", "", "", "arXiv:1111.11111 [hep-th]"},
+		{"DOI only", "", "arXiv:1706.03762 [cs.CL]", "10.48550/arXiv.1706.03762", "cs.CL", ""},
+		{"journal reference", "arXiv:1706.03762", "Journal reference: Nature 1 (2020)", "", "", "Journal reference: Nature 1 (2020)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			it := base
+			it.Number, it.Note, it.DOI = csl.Number(tc.number), tc.note, tc.doi
+			bib, err := Format(it, BibTeX)
+			if err != nil {
+				t.Fatal(err)
+			}
+			blx, err := Format(it, BibLaTeX)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bf, lf := bibFields(bib), bibFields(blx)
+			if bf["eprint"] != "1706.03762" || lf["eprint"] != "1706.03762" || lf["eprinttype"] != "arxiv" {
+				t.Errorf("eprint missing:\n%s\n%s", bib, blx)
+			}
+			if bf["primaryclass"] != tc.class || lf["eprintclass"] != tc.class {
+				t.Errorf("class = %q / %q, want %q", bf["primaryclass"], lf["eprintclass"], tc.class)
+			}
+			if bf["note"] != tc.bnote || lf["note"] != tc.bnote {
+				t.Errorf("note = %q / %q, want %q", bf["note"], lf["note"], tc.bnote)
+			}
+		})
 	}
 }
 
@@ -134,7 +240,7 @@ func TestFormatArxivWithoutDOI(t *testing.T) {
 		IEEE:    "A. Vaswani, “Attention Is All You Need,” Jun. 12, 2017, arXiv: arXiv:1706.03762. [Online]. Available: https://arxiv.org/abs/1706.03762",
 	}
 	for st, w := range want {
-		got, err := Format(rec, "k", st)
+		got, err := formatRecord(rec, "k", st)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +263,7 @@ func authorsN(n int) []metadata.Name {
 func authorPart(t *testing.T, st Style, n int) string {
 	t.Helper()
 	rec := &metadata.Record{Type: "article-journal", Title: "T", Authors: authorsN(n), Issued: metadata.Date{Year: 2020}, ContainerTitle: "J"}
-	got, err := Format(rec, "k", st)
+	got, err := formatRecord(rec, "k", st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,26 +308,32 @@ func TestAuthorLists(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	tests := []struct {
-		name metadata.Name
+		name csl.Name
 		apa  string // APA inverted with initials
 		ieee string // IEEE initials first
 		chi  string // Chicago first-author form
 	}{
-		{metadata.Name{Family: "Vaswani", Given: "Ashish"}, "Vaswani, A.", "A. Vaswani", "Vaswani, Ashish"},
-		{metadata.Name{Family: "Chang", Given: "Ming-Wei"}, "Chang, M.-W.", "M.-W. Chang", "Chang, Ming-Wei"},
-		{metadata.Name{Family: "Iwata", Given: "Ken-ichi"}, "Iwata, K.", "K. Iwata", "Iwata, Ken-ichi"},
-		{metadata.Name{Family: "Perutz", Given: "M.F."}, "Perutz, M. F.", "M. F. Perutz", "Perutz, M. F."},
-		{metadata.Name{Family: "Mendonça", Given: "Jéssica da C."}, "Mendonça, J. da C.", "J. da C. Mendonça", "Mendonça, Jéssica da C."},
-		{metadata.Name{Family: "dos Santos", Given: "Valérie"}, "dos Santos, V.", "V. dos Santos", "Santos, Valérie dos"},
-		{metadata.Name{Family: "van der Putten", Given: "Joost"}, "van der Putten, J.", "J. van der Putten", "Putten, Joost van der"},
-		{metadata.Name{Family: "Del Maestro", Given: "Adrian"}, "Del Maestro, A.", "A. Del Maestro", "Del Maestro, Adrian"},
-		{metadata.Name{Family: "Smith", Given: "Amos B., III"}, "Smith, A. B., III", "A. B. Smith III", "Smith, Amos B., III"},
-		{metadata.Name{Family: "King, Jr.", Given: "Martin Luther"}, "King, M. L., Jr.", "M. L. King Jr.", "King, Martin Luther, Jr."},
-		{metadata.Name{Family: "O'Donoghue", Given: "Odhran"}, "O’Donoghue, O.", "O. O’Donoghue", "O’Donoghue, Odhran"},
-		{metadata.Name{Family: "Sheherazade"}, "Sheherazade", "Sheherazade", "Sheherazade"},
-		{metadata.Name{Literal: "OpenAI"}, "OpenAI", "OpenAI", "OpenAI"},
-		{metadata.Name{Family: "宮地", Given: "元彦"}, "宮地元彦", "宮地元彦", "宮地元彦"},
-		{metadata.Name{Family: "Kupče", Given: "Ēriks"}, "Kupče, Ē.", "Ē. Kupče", "Kupče, Ēriks"},
+		{csl.NameOf(metadata.Name{Family: "Vaswani", Given: "Ashish"}), "Vaswani, A.", "A. Vaswani", "Vaswani, Ashish"},
+		{csl.NameOf(metadata.Name{Family: "Chang", Given: "Ming-Wei"}), "Chang, M.-W.", "M.-W. Chang", "Chang, Ming-Wei"},
+		{csl.NameOf(metadata.Name{Family: "Iwata", Given: "Ken-ichi"}), "Iwata, K.", "K. Iwata", "Iwata, Ken-ichi"},
+		{csl.NameOf(metadata.Name{Family: "Perutz", Given: "M.F."}), "Perutz, M. F.", "M. F. Perutz", "Perutz, M. F."},
+		{csl.NameOf(metadata.Name{Family: "Mendonça", Given: "Jéssica da C."}), "Mendonça, J. da C.", "J. da C. Mendonça", "Mendonça, Jéssica da C."},
+		{csl.NameOf(metadata.Name{Family: "dos Santos", Given: "Valérie"}), "dos Santos, V.", "V. dos Santos", "Santos, Valérie dos"},
+		{csl.NameOf(metadata.Name{Family: "van der Putten", Given: "Joost"}), "van der Putten, J.", "J. van der Putten", "Putten, Joost van der"},
+		{csl.NameOf(metadata.Name{Family: "Del Maestro", Given: "Adrian"}), "Del Maestro, A.", "A. Del Maestro", "Del Maestro, Adrian"},
+		{csl.NameOf(metadata.Name{Family: "Smith", Given: "Amos B., III"}), "Smith, A. B., III", "A. B. Smith III", "Smith, Amos B., III"},
+		{csl.NameOf(metadata.Name{Family: "King, Jr.", Given: "Martin Luther"}), "King, M. L., Jr.", "M. L. King Jr.", "King, Martin Luther, Jr."},
+		{csl.NameOf(metadata.Name{Family: "O'Donoghue", Given: "Odhran"}), "O’Donoghue, O.", "O. O’Donoghue", "O’Donoghue, Odhran"},
+		{csl.NameOf(metadata.Name{Family: "Sheherazade"}), "Sheherazade", "Sheherazade", "Sheherazade"},
+		{csl.NameOf(metadata.Name{Literal: "OpenAI"}), "OpenAI", "OpenAI", "OpenAI"},
+		{csl.NameOf(metadata.Name{Family: "宮地", Given: "元彦"}), "宮地元彦", "宮地元彦", "宮地元彦"},
+		{csl.NameOf(metadata.Name{Family: "Kupče", Given: "Ēriks"}), "Kupče, Ē.", "Ē. Kupče", "Kupče, Ēriks"},
+		{csl.Name{Family: "Beethoven", Given: "Ludwig", DroppingParticle: "van"}, "Beethoven, L. van", "L. van Beethoven", "Beethoven, Ludwig van"},
+		{csl.Name{Family: "Gogh", Given: "Vincent", NonDroppingParticle: "van"}, "van Gogh, V.", "V. van Gogh", "Gogh, Vincent van"},
+		{csl.Name{Family: "Gaulle", Given: "Charles", NonDroppingParticle: "De"}, "De Gaulle, C.", "C. De Gaulle", "Gaulle, Charles De"},
+		{csl.Name{Family: "King", Given: "Martin Luther", Suffix: "Jr."}, "King, M. L., Jr.", "M. L. King Jr.", "King, Martin Luther, Jr."},
+		{csl.Name{Family: "dos Santos", Given: "Valérie"}, "dos Santos, V.", "V. dos Santos", "Santos, Valérie dos"},
+		{csl.Name{Given: "Sheherazade"}, "Sheherazade", "Sheherazade", "Sheherazade"},
 	}
 	for _, tc := range tests {
 		p, ok := parseName(tc.name)
@@ -238,7 +350,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("Chicago name of %+v = %q, want %q", tc.name, got, tc.chi)
 		}
 	}
-	if _, ok := parseName(metadata.Name{Family: "  "}); ok {
+	if _, ok := parseName(csl.Name{Family: "  "}); ok {
 		t.Error("blank name parsed as a person")
 	}
 }
@@ -338,7 +450,7 @@ func TestMissingFields(t *testing.T) {
 				}
 			}
 			for _, st := range []Style{APA, MLA, Chicago, IEEE} {
-				got, err := Format(&rec, "k", st)
+				got, err := formatRecord(&rec, "k", st)
 				if err != nil {
 					if rec.Title == "" && len(rec.Authors) == 0 && rec.ContainerTitle == "" {
 						continue
@@ -427,7 +539,7 @@ func TestBibTeX(t *testing.T) {
 			if strings.HasPrefix(tc.want, "@article{smith") {
 				key = "smith2018bert"
 			}
-			got, err := Format(tc.rec, key, BibTeX)
+			got, err := formatRecord(tc.rec, key, BibTeX)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -451,8 +563,8 @@ func TestBibTeXTitleProtection(t *testing.T) {
 		{"ÉCOLE normale", "{ÉCOLE} normale"},
 	}
 	for _, tc := range tests {
-		if got := bibtexTitle(tc.in); got != tc.want {
-			t.Errorf("bibtexTitle(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := bibTitle(tc.in, Options{}); got != tc.want {
+			t.Errorf("bibTitle(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -460,7 +572,7 @@ func TestBibTeXTitleProtection(t *testing.T) {
 func TestAPAChapterPageLabel(t *testing.T) {
 	for page, want := range map[string]string{"3": "(p. 3)", "3-9": "(pp. 3–9)"} {
 		rec := &metadata.Record{Type: "chapter", Title: "Ch", ContainerTitle: "Book", Page: page}
-		got, err := Format(rec, "k", APA)
+		got, err := formatRecord(rec, "k", APA)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -473,11 +585,11 @@ func TestAPAChapterPageLabel(t *testing.T) {
 func TestFormatDeterministic(t *testing.T) {
 	rec := vaswaniRecord(8)
 	for _, st := range Styles() {
-		a, err := Format(rec, "k", st)
+		a, err := formatRecord(rec, "k", st)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := Format(rec, "k", st)
+		b, _ := formatRecord(rec, "k", st)
 		if a != b {
 			t.Errorf("%s output differs between calls", st)
 		}

@@ -4,18 +4,32 @@ package citation
 // more, the first followed by "et al.".
 const ieeeMaxAuthors = 6
 
+// ieeeNames renders a name list: "A. B", "A. B and C. D", "A. B, C. D, and
+// E. F", or "A. B et al." beyond six names.
+func ieeeNames(people []person) string {
+	if len(people) > ieeeMaxAuthors {
+		return people[0].naturalInitials() + " et al."
+	}
+	names := make([]string, 0, len(people))
+	for _, p := range people {
+		names = append(names, p.naturalInitials())
+	}
+	return list(names, ", ", " and ", ", and ")
+}
+
 // ieee renders an IEEE reference-list entry without its "[n]" label.
 func ieee(it item) string {
 	var authors string
-	if len(it.authors) > ieeeMaxAuthors {
-		authors = it.authors[0].naturalInitials() + " et al."
+	if it.editorsOnly() {
+		authors = ieeeNames(it.editors) + ", " + plural(len(it.editors), "Ed.", "Eds.")
 	} else {
-		names := make([]string, 0, len(it.authors))
-		for _, p := range it.authors {
-			names = append(names, p.naturalInitials())
-		}
-		authors = list(names, ", ", " and ", ", and ")
+		authors = ieeeNames(it.authors)
 	}
+	editors := ""
+	if !it.editorsOnly() && len(it.editors) > 0 {
+		editors = ieeeNames(it.editors) + ", " + plural(len(it.editors), "Ed.", "Eds.")
+	}
+	publisher := join(": ", it.place, it.publisher)
 
 	doi := prefixed("doi: ", it.doi)
 	online := prefixed("[Online]. Available: ", it.url)
@@ -26,24 +40,30 @@ func ieee(it item) string {
 			ieeePages(it.page), dateIEEE(it.date, false), doi)
 		rest = join(" ", sentence(rest), online)
 	case kindPreprint:
-		where := it.publisher
-		if n := it.arxivNumber(); n != "" {
-			where = join(": ", where, n)
-		}
+		where := join(": ", it.publisher, it.number)
 		rest = join(" ", sentence(join(", ", dateIEEE(it.date, true), where)), sentence(doi), online)
 	case kindConference, kindChapter:
 		date := dateIEEE(it.date, false)
 		if it.kind == kindChapter {
 			date = year(it.date)
 		}
-		rest = join(", ", prefixed("in ", it.container), it.publisher, date, ieeePages(it.page))
+		rest = join(", ", prefixed("in ", it.container), editionShort(it.edition), editors, publisher, date, ieeePages(it.page))
 		rest = join(" ", sentence(rest), sentence(doi), online)
 	case kindDataset:
 		rest = join(" ", sentence(it.container), sentence(join(", ", it.publisher, dateIEEE(it.date, true))), sentence(doi), online)
-	default: // book, report, thesis: the title is italic and not quoted
-		title := sentence(smartQuotes(it.title, false))
-		src := join(" ", sentence(join(", ", it.publisher, year(it.date))), sentence(doi), online)
-		return join(" ", sentence(join(", ", authors, title)), src)
+	case kindReport:
+		rest = join(", ", it.publisher, it.place, join(" ", it.genre, it.number), dateIEEE(it.date, false))
+		rest = join(" ", sentence(rest), sentence(doi), online)
+	case kindThesis:
+		rest = join(", ", it.genre, it.publisher, it.place, year(it.date))
+		rest = join(" ", sentence(rest), sentence(doi), online)
+	default: // book: the title is italic and not quoted
+		head := join(", ", authors, smartQuotes(it.title, false), editors, editionShort(it.edition))
+		if it.collection != "" {
+			head = join(" ", head, "in "+it.collection)
+		}
+		src := join(" ", sentence(join(", ", publisher, year(it.date))), sentence(doi), online)
+		return join(" ", sentence(head), src)
 	}
 
 	title := ""

@@ -5,14 +5,15 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/csl"
 )
 
-// person is a metadata.Name split the way CSL styles need it.
+// person is a csl.Name split the way CSL styles need it.
 type person struct {
 	literal  string // whole name for single-name, corporate and CJK authors
-	family   string // family name without particle or suffix
-	particle string // leading lower-case words of the family name ("dos", "van der")
+	family   string // family name without particles or suffix
+	particle string // non-dropping particle ("dos", "van der"), kept before the family name
+	dropping string // dropping particle ("van" of Ludwig van Beethoven), after the given name when inverted
 	given    string
 	suffix   string // "Jr.", "III"
 }
@@ -24,36 +25,46 @@ var nameSuffixes = map[string]bool{
 }
 
 // parseName splits n for display; ok is false when the name is empty.
-func parseName(n metadata.Name) (person, bool) {
+// When n has no particle fields, leading lower-case words of a multi-word
+// family name become the non-dropping particle, as citeproc-js parses
+// them.
+func parseName(n csl.Name) (person, bool) {
 	lit := typographic(clean(n.Literal))
 	if lit != "" {
 		return person{literal: lit}, true
 	}
 	var p person
 	family, given, suffix := splitSuffix(typographic(clean(n.Family)), typographic(clean(n.Given)))
+	if s := typographic(clean(n.Suffix)); s != "" {
+		suffix = s
+	}
 	p.suffix = suffix
+	p.particle = typographic(clean(n.NonDroppingParticle))
+	p.dropping = typographic(clean(n.DroppingParticle))
 	switch {
 	case family == "" && given == "":
-		return person{}, false
-	case family == "" || given == "":
-		p.literal = strings.TrimSpace(family + given)
-		if p.suffix != "" {
-			p.literal += " " + p.suffix
+		if p.particle == "" && p.dropping == "" {
+			return person{}, false
 		}
+		return person{literal: join(" ", p.dropping, p.particle, p.suffix)}, true
+	case family == "" || given == "":
+		p.literal = join(" ", p.dropping, p.particle, family+given, p.suffix)
 		return p, true
 	case isCJK(family) || isCJK(given):
-		return person{literal: family + given}, true
+		return person{literal: join("", p.dropping, p.particle, family, given)}, true
 	}
 	p.given = spaceInitials(given)
 	p.family = family
-	if words := strings.Fields(family); len(words) > 1 {
-		k := 0
-		for k < len(words)-1 && startsLower(words[k]) {
-			k++
-		}
-		if k > 0 {
-			p.particle = strings.Join(words[:k], " ")
-			p.family = strings.Join(words[k:], " ")
+	if p.particle == "" && p.dropping == "" {
+		if words := strings.Fields(family); len(words) > 1 {
+			k := 0
+			for k < len(words)-1 && startsLower(words[k]) {
+				k++
+			}
+			if k > 0 {
+				p.particle = strings.Join(words[:k], " ")
+				p.family = strings.Join(words[k:], " ")
+			}
 		}
 	}
 	return p, true
@@ -102,18 +113,20 @@ func isCJK(s string) bool {
 	return false
 }
 
-// fullFamily is the family name with its particle: "dos Santos".
+// fullFamily is the family name with its non-dropping particle: "dos
+// Santos".
 func (p person) fullFamily() string { return join(" ", p.particle, p.family) }
 
-// inverted renders "Family, Given[, Suffix]"; with demote the particle
-// moves after the given name ("Santos, Valérie dos", Chicago).
+// inverted renders "Family, Given[, Suffix]" with the dropping particle
+// after the given name ("Beethoven, Ludwig van"); with demote the
+// non-dropping particle moves there too ("Santos, Valérie dos", Chicago).
 func (p person) inverted(demote bool) string {
 	if p.literal != "" {
 		return p.literal
 	}
-	s := p.fullFamily() + ", " + p.given
+	s := p.fullFamily() + ", " + join(" ", p.given, p.dropping)
 	if demote {
-		s = p.family + ", " + join(" ", p.given, p.particle)
+		s = p.family + ", " + join(" ", p.given, p.dropping, p.particle)
 	}
 	return join(", ", s, p.suffix)
 }
@@ -123,7 +136,7 @@ func (p person) natural() string {
 	if p.literal != "" {
 		return p.literal
 	}
-	return join(" ", p.given, p.fullFamily(), p.suffix)
+	return join(" ", p.given, p.dropping, p.fullFamily(), p.suffix)
 }
 
 // invertedInitials renders "Family, I. I.[, Suffix]" (APA).
@@ -131,15 +144,15 @@ func (p person) invertedInitials() string {
 	if p.literal != "" {
 		return p.literal
 	}
-	return join(", ", p.fullFamily(), initials(p.given), p.suffix)
+	return join(", ", p.fullFamily(), join(" ", initials(p.given), p.dropping), p.suffix)
 }
 
-// naturalInitials renders "I. I. Family[ Suffix]" (IEEE).
+// naturalInitials renders "I. I. Family[ Suffix]" (IEEE, APA's editors).
 func (p person) naturalInitials() string {
 	if p.literal != "" {
 		return p.literal
 	}
-	return join(" ", initials(p.given), p.fullFamily(), p.suffix)
+	return join(" ", initials(p.given), p.dropping, p.fullFamily(), p.suffix)
 }
 
 // initials abbreviates given names as citeproc-js does with

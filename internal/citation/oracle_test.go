@@ -2,99 +2,20 @@ package citation
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/corpustest"
-	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/csl"
 )
 
-// cslString accepts a CSL-JSON string or number.
-type cslString string
-
-func (s *cslString) UnmarshalJSON(b []byte) error {
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*s = cslString(strings.TrimSpace(fmt.Sprint(v)))
-	return nil
-}
-
-type cslItem struct {
-	ID     string `json:"id"`
-	Type   string `json:"type"`
-	Title  string `json:"title"`
-	Author []struct {
-		Family  string `json:"family"`
-		Given   string `json:"given"`
-		Suffix  string `json:"suffix"`
-		Literal string `json:"literal"`
-	} `json:"author"`
-	Issued struct {
-		DateParts [][]int `json:"date-parts"`
-	} `json:"issued"`
-	DOI            string    `json:"DOI"`
-	ContainerTitle string    `json:"container-title"`
-	Volume         cslString `json:"volume"`
-	Issue          cslString `json:"issue"`
-	Page           cslString `json:"page"`
-	Publisher      string    `json:"publisher"`
-	Number         cslString `json:"number"`
-	URL            string    `json:"URL"`
-	Note           string    `json:"note"`
-}
-
-// record maps a CSL-JSON item onto metadata.Record the way crossmem's
-// metadata sources fill it: an arXiv "number" becomes ArxivID, a name
-// suffix is written after a comma in the given name.
-func (c cslItem) record() *metadata.Record {
-	rec := &metadata.Record{
-		Type:           c.Type,
-		Title:          c.Title,
-		ContainerTitle: c.ContainerTitle,
-		Volume:         string(c.Volume),
-		Issue:          string(c.Issue),
-		Page:           string(c.Page),
-		Publisher:      c.Publisher,
-		DOI:            c.DOI,
-		URL:            c.URL,
-	}
-	if id, ok := strings.CutPrefix(string(c.Number), "arXiv:"); ok {
-		rec.ArxivID = id
-	}
-	if strings.HasPrefix(strings.ToLower(c.DOI), "10.48550/arxiv.") {
-		rec.DOIPreprint = c.DOI
-	}
-	if ref, ok := strings.CutPrefix(c.Note, "Journal reference: "); ok {
-		rec.JournalRef = ref
-	}
-	if len(c.Issued.DateParts) > 0 {
-		dp := c.Issued.DateParts[0]
-		for i, p := range []*int{&rec.Issued.Year, &rec.Issued.Month, &rec.Issued.Day} {
-			if i < len(dp) {
-				*p = dp[i]
-			}
-		}
-	}
-	for _, a := range c.Author {
-		n := metadata.Name{Family: a.Family, Given: a.Given, Literal: a.Literal}
-		if a.Suffix != "" {
-			n.Given += ", " + a.Suffix
-		}
-		rec.Authors = append(rec.Authors, n)
-	}
-	return rec
-}
-
-func readGroundTruth(t *testing.T) []cslItem {
+func readGroundTruth(t testing.TB) []csl.Item {
 	t.Helper()
 	b := corpustest.File(t, "api", "GROUNDTRUTH.csl.json")
-	var items []cslItem
-	if err := json.Unmarshal(b, &items); err != nil {
+	items, err := csl.Decode(b)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(items) == 0 {
@@ -111,57 +32,73 @@ type oracleItem struct {
 	BibTeX string `json:"bibtex"`
 }
 
-func readOracle(t *testing.T) map[string]oracleItem {
+func readOracleFile(t *testing.T, b []byte) []oracleItem {
 	t.Helper()
-	b := corpustest.File(t, "api", "oracle_out.json")
 	var out struct {
 		Items []oracleItem `json:"items"`
 	}
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
-	m := map[string]oracleItem{}
-	for _, it := range out.Items {
-		m[it.ID] = it
-	}
-	return m
+	return out.Items
 }
 
 // oracleStyle maps our styles to the oracle's style names.
 var oracleStyle = map[Style]string{
-	APA:     "apa",
-	MLA:     "mla",
-	Chicago: "chicago-notes-bibliography-18",
-	IEEE:    "ieee",
+	APA:                 "apa",
+	MLA:                 "mla",
+	Chicago:             "chicago-notes-bibliography-18",
+	Chicago17:           "chicago-notes-bibliography-17",
+	ChicagoAuthorDate:   "chicago-author-date-18",
+	ChicagoAuthorDate17: "chicago-author-date-17",
+	IEEE:                "ieee",
 }
 
 // oracleFloor is the number of the 36 oracle entries each style must match
 // exactly: the counts achieved when this test was written, so that a
-// regression fails. APA and Chicago miss gould2006frequency only, where
-// citeproc-js prints the arXiv number as "arXiv:astro-Ph/0601001"; crossmem
-// keeps the identifier as arXiv writes it. For BibTeX, citation-js's
-// conventions differ (field order, every capitalised word braced, @article
-// for preprints), so an entry counts as matching when doi, year, volume,
-// number and pages agree.
+// regression fails. Every miss is listed in docs/citations.md
+// ("Differences from citeproc-js"): all CSL styles miss
+// gould2006frequency, where citeproc-js prints the arXiv number as
+// "arXiv:astro-Ph/0601001" (its title case reaches into the number);
+// crossmem keeps the identifier as arXiv writes it. For BibTeX,
+// citation-js's conventions differ (field order, every capitalised word
+// braced, @article for preprints), so an entry counts as matching when
+// doi, year, volume, number and pages agree.
 var oracleFloor = map[Style]int{
-	APA:     35,
-	MLA:     36,
-	Chicago: 35,
-	IEEE:    36,
-	BibTeX:  36,
+	APA:                 35,
+	MLA:                 36,
+	Chicago:             35,
+	Chicago17:           35,
+	ChicagoAuthorDate:   35,
+	ChicagoAuthorDate17: 35,
+	IEEE:                36,
+	BibTeX:              36,
+}
+
+// oracleText is the oracle's bibliography entry for st, without IEEE's
+// "[1] " label.
+func oracleText(o oracleItem, st Style) string {
+	want := o.Styles[oracleStyle[st]].Bibliography
+	if st == IEEE {
+		want = strings.TrimPrefix(want, "[1] ")
+	}
+	return want
 }
 
 func TestOracleAgreement(t *testing.T) {
 	items := readGroundTruth(t)
-	oracle := readOracle(t)
-	for _, st := range Styles() {
+	oracle := map[string]oracleItem{}
+	for _, o := range readOracleFile(t, corpustest.File(t, "api", "oracle_out.json")) {
+		oracle[o.ID] = o
+	}
+	for _, st := range []Style{APA, MLA, Chicago, Chicago17, ChicagoAuthorDate, ChicagoAuthorDate17, IEEE, BibTeX} {
 		matched := 0
 		for _, c := range items {
 			o, ok := oracle[c.ID]
 			if !ok {
 				t.Fatalf("oracle has no item %q", c.ID)
 			}
-			got, err := Format(c.record(), c.ID, st)
+			got, err := Format(c, st)
 			if err != nil {
 				t.Errorf("%s %s: %v", st, c.ID, err)
 				continue
@@ -172,11 +109,7 @@ func TestOracleAgreement(t *testing.T) {
 				}
 				continue
 			}
-			want := o.Styles[oracleStyle[st]].Bibliography
-			if st == IEEE {
-				want = strings.TrimPrefix(want, "[1] ")
-			}
-			if got == want {
+			if want := oracleText(o, st); got == want {
 				matched++
 			} else if testing.Verbose() {
 				t.Logf("%s %s:\n got: %s\nwant: %s", st, c.ID, got, want)
@@ -220,50 +153,62 @@ func bibFields(entry string) map[string]string {
 	return m
 }
 
+// extraKnown lists the hand-written items on which a style knowingly
+// differs from citeproc-js, with the reason (docs/citations.md repeats
+// them).
+var extraKnown = map[Style]map[string]string{}
+
 // TestExtraOracle compares with citeproc-js output for hand-written items
-// (book, chapter, corporate and missing authors, quotes in titles, missing
-// dates) that the shared corpus lacks; testdata/extra_oracle.json was made
-// with ../shared/tools/csl-oracle.js from testdata/extra.csl.json.
+// (book, edited book, chapter with editors, report, thesis, corporate and
+// missing authors, particles and suffixes, eleven authors, quotes in
+// titles, missing dates) that the shared corpus lacks.
+// testdata/extra_oracle.json was made from testdata/extra.csl.json with
+// ../shared/tools/csl-oracle.js, keeping only the bibliography entries:
+//
+//	node csl-oracle.js extra.csl.json full.json --csl-dir ../shared/corpus/csl
+//	node -e '…' (see docs/citations.md, "Regenerating the oracle")
 func TestExtraOracle(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("testdata", "extra.csl.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var items []cslItem
-	if err := json.Unmarshal(b, &items); err != nil {
+	items, err := csl.Decode(b)
+	if err != nil {
 		t.Fatal(err)
 	}
 	b, err = os.ReadFile(filepath.Join("testdata", "extra_oracle.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out struct {
-		Items []oracleItem `json:"items"`
+	out := readOracleFile(t, b)
+	if len(out) != len(items) {
+		t.Fatalf("%d oracle items for %d inputs", len(out), len(items))
 	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Items) != len(items) {
-		t.Fatalf("%d oracle items for %d inputs", len(out.Items), len(items))
-	}
-	for i, c := range items {
-		o := out.Items[i]
-		if o.ID != c.ID {
-			t.Fatalf("oracle item %d is %q, want %q", i, o.ID, c.ID)
-		}
-		for _, st := range []Style{APA, MLA, Chicago, IEEE} {
-			got, err := Format(c.record(), c.ID, st)
+	for _, st := range []Style{APA, MLA, Chicago, Chicago17, ChicagoAuthorDate, ChicagoAuthorDate17, IEEE} {
+		matched := 0
+		for i, c := range items {
+			o := out[i]
+			if o.ID != c.ID {
+				t.Fatalf("oracle item %d is %q, want %q", i, o.ID, c.ID)
+			}
+			got, err := Format(c, st)
 			if err != nil {
 				t.Errorf("%s %s: %v", st, c.ID, err)
 				continue
 			}
-			want := o.Styles[oracleStyle[st]].Bibliography
-			if st == IEEE {
-				want = strings.TrimPrefix(want, "[1] ")
-			}
-			if got != want {
+			want := oracleText(o, st)
+			_, known := extraKnown[st][c.ID]
+			switch {
+			case got == want && known:
+				t.Errorf("%s %s now matches the oracle: remove it from extraKnown", st, c.ID)
+			case got == want:
+				matched++
+			case !known:
 				t.Errorf("%s %s:\n got: %s\nwant: %s", st, c.ID, got, want)
+			case testing.Verbose():
+				t.Logf("%s %s (known: %s):\n got: %s\nwant: %s", st, c.ID, extraKnown[st][c.ID], got, want)
 			}
 		}
+		t.Logf("%s: %d of %d extra oracle entries match", st, matched, len(items))
 	}
 }

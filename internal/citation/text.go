@@ -383,3 +383,64 @@ func dateIEEE(d metadata.Date, withDay bool) string {
 	}
 	return monthsIEEE[d.Month-1] + " " + day + ", " + year(d)
 }
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// ordinal returns "1st", "2nd", "3rd", "4th", … for a number, or "" when s
+// is not a positive integer.
+func ordinal(s string) string {
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return ""
+	}
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return s + suffix
+}
+
+// editionShort renders an edition as "2nd ed." (numeric) or as given
+// ("Revised edition"); "" for none.
+func editionShort(e string) string {
+	if e == "" {
+		return ""
+	}
+	if o := ordinal(e); o != "" {
+		return o + " ed."
+	}
+	return e
+}
+
+// monthDay renders "June 12", "June" or "" (a date whose year is given
+// elsewhere, Chicago author-date).
+func monthDay(d metadata.Date) string {
+	switch {
+	case d.Year <= 0 || d.Month == 0:
+		return ""
+	case d.Day == 0:
+		return monthsLong[d.Month-1]
+	}
+	return monthsLong[d.Month-1] + " " + strconv.Itoa(d.Day)
+}
+
+// monthName renders "June" or "".
+func monthName(d metadata.Date) string {
+	if d.Year <= 0 || d.Month == 0 {
+		return ""
+	}
+	return monthsLong[d.Month-1]
+}

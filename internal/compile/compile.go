@@ -20,6 +20,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/citation"
+	"github.com/crossmem/crossmem/internal/csl"
 	"github.com/crossmem/crossmem/internal/layout"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/llm"
@@ -162,8 +163,9 @@ func stamp(n *note.Note, paper *library.Paper, citeVersion string) {
 		n.Front.CitedVersion = CitePublished
 	}
 	n.Citations = nil
-	for _, st := range citation.Styles() {
-		text, err := citation.Format(&cite, paper.CiteKey, st)
+	item := csl.FromRecord(&cite, paper.CiteKey)
+	for _, st := range citation.NoteStyles() {
+		text, err := citation.Format(item, st)
 		if err != nil {
 			// A record too thin to cite (e.g. a local PDF captured with only
 			// --cite-key) gets no citation section; cite reports that.
