@@ -3,9 +3,9 @@
 // 18th and 17th editions (notes-bibliography bibliography entry and
 // author-date reference-list entry), IEEE, a BibTeX entry, a BibLaTeX entry,
 // and the item itself as CSL-JSON. NoteStyles are the five subsections of a
-// wiki note's "## Citations" section; Styles are the formats of `crossmem
-// cite` and the crossmem_cite MCP tool. docs/citations.md describes every
-// style, the rules and the known differences from citeproc-js.
+// wiki note's "## Citations" section; Styles lists every style, by the
+// names users type. docs/citations.md describes every style, the rules and
+// the known differences from citeproc-js.
 //
 // It is pure and deterministic: Format reads a csl.Item, does no I/O and
 // keeps no state, so the same item always gives the same bytes. A crossmem

@@ -2,8 +2,10 @@ package citation
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -414,16 +416,22 @@ func TestPages(t *testing.T) {
 // checks that no empty brackets or doubled punctuation are left behind.
 func TestMissingFields(t *testing.T) {
 	base := metadata.Record{
-		Type:           "article-journal",
-		Title:          "A title",
-		Authors:        []metadata.Name{{Family: "Doe", Given: "Jane"}},
-		Issued:         metadata.Date{Year: 2020, Month: 3, Day: 4},
-		ContainerTitle: "Journal",
-		Volume:         "3",
-		Issue:          "2",
-		Page:           "10-20",
-		Publisher:      "Pub",
-		DOI:            "10.1234/x",
+		Type:            "article-journal",
+		Title:           "A title",
+		Authors:         []metadata.Name{{Family: "Doe", Given: "Jane"}},
+		Editors:         []metadata.Name{{Family: "Roe", Given: "Rick"}, {Family: "Poe", Given: "Pam"}},
+		Issued:          metadata.Date{Year: 2020, Month: 3, Day: 4},
+		ContainerTitle:  "Journal",
+		CollectionTitle: "Series",
+		Volume:          "3",
+		Issue:           "2",
+		Page:            "10-20",
+		Number:          "TR-7",
+		Edition:         "2",
+		Publisher:       "Pub",
+		PublisherPlace:  "Place",
+		Genre:           "PhD thesis",
+		DOI:             "10.1234/x",
 	}
 	drops := []func(*metadata.Record){
 		func(r *metadata.Record) { r.Authors = nil },
@@ -436,12 +444,24 @@ func TestMissingFields(t *testing.T) {
 		func(r *metadata.Record) { r.Page = "" },
 		func(r *metadata.Record) { r.Publisher = "" },
 		func(r *metadata.Record) { r.DOI = "" },
+		func(r *metadata.Record) { r.Editors = nil },
+		func(r *metadata.Record) { r.Number, r.Genre = "", "" },
+		func(r *metadata.Record) { r.Edition, r.CollectionTitle = "", "" },
+		func(r *metadata.Record) { r.PublisherPlace = "" },
 	}
-	types := []string{"article-journal", "article", "paper-conference", "book", "chapter", "dataset", "report", ""}
-	bad := []string{"()", "( )", "[]", ", ,", ",,", " ,", " .", "..", ",.", ".,", "  ", ": .", "“”", "“.”"}
+	// Every subset of the first ten drops; the last four are combined with
+	// each in turn.
+	var masks []int
+	for mask := 0; mask < 1<<10; mask++ {
+		masks = append(masks, mask, mask|(mask%16)<<10)
+	}
+	types := []string{"article-journal", "article", "paper-conference", "book", "chapter", "dataset", "report", "thesis", "webpage", ""}
+	bad := []string{"()", "( )", "[]", ", ,", ",,", " ,", " .", "..", ",.", "  ", ": .", "“”", "“.”", ", :", ":,"}
+	// ".," is bad except after an abbreviation: "Eds.,", "2nd ed.,", "R.,".
+	periodComma := regexp.MustCompile(`(\S*)\.,`)
+	abbrev := map[string]bool{"ed": true, "eds": true, "Ed": true, "Eds": true, "al": true, "Jr": true}
 	for _, typ := range types {
-		// Every subset of drops, by bit mask.
-		for mask := 0; mask < 1<<len(drops); mask++ {
+		for _, mask := range masks {
 			rec := base
 			rec.Type = typ
 			for i, drop := range drops {
@@ -449,10 +469,10 @@ func TestMissingFields(t *testing.T) {
 					drop(&rec)
 				}
 			}
-			for _, st := range []Style{APA, MLA, Chicago, IEEE} {
+			for _, st := range []Style{APA, MLA, Chicago, Chicago17, ChicagoAuthorDate, ChicagoAuthorDate17, IEEE} {
 				got, err := formatRecord(&rec, "k", st)
 				if err != nil {
-					if rec.Title == "" && len(rec.Authors) == 0 && rec.ContainerTitle == "" {
+					if rec.Title == "" && len(rec.Authors) == 0 && len(rec.Editors) == 0 && rec.ContainerTitle == "" {
 						continue
 					}
 					t.Fatalf("%s type %q mask %b: %v", st, typ, mask, err)
@@ -464,6 +484,12 @@ func TestMissingFields(t *testing.T) {
 					if strings.Contains(got, b) {
 						t.Errorf("%s type %q mask %b: %q contains %q", st, typ, mask, got, b)
 						break
+					}
+				}
+				for _, m := range periodComma.FindAllStringSubmatch(got, -1) {
+					w := strings.TrimLeft(m[1], "(")
+					if !abbrev[w] && utf8.RuneCountInString(w) != 1 {
+						t.Errorf("%s type %q mask %b: %q has %q", st, typ, mask, got, m[0])
 					}
 				}
 			}

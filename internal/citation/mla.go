@@ -1,5 +1,7 @@
 package citation
 
+import "strings"
+
 // mla renders an MLA 9 works-cited entry.
 func mla(it item) string {
 	people := it.authors
@@ -67,6 +69,9 @@ func mla(it item) string {
 		source = join(" ", sentence(source), join(", ", it.publisher, it.genre))
 	default: // book
 		source = join(", ", edited, edition, it.publisher, year(it.date), it.link())
+		if e, ok := strings.CutPrefix(source, "edited by "); ok {
+			source = "Edited by " + e
+		}
 	}
 	return join(" ", sentence(authors), title, sentence(source), sentence(it.collection))
 }

@@ -29,7 +29,8 @@ type oracleItem struct {
 	Styles map[string]struct {
 		Bibliography string `json:"bibliography"`
 	} `json:"styles"`
-	BibTeX string `json:"bibtex"`
+	BibTeX   string `json:"bibtex"`
+	BibLaTeX string `json:"biblatex"`
 }
 
 func readOracleFile(t *testing.T, b []byte) []oracleItem {
@@ -63,7 +64,8 @@ var oracleStyle = map[Style]string{
 // crossmem keeps the identifier as arXiv writes it. For BibTeX,
 // citation-js's conventions differ (field order, every capitalised word
 // braced, @article for preprints), so an entry counts as matching when
-// doi, year, volume, number and pages agree.
+// doi, year, volume, number and pages agree; for BibLaTeX doi, date,
+// volume, number and pages.
 var oracleFloor = map[Style]int{
 	APA:                 35,
 	MLA:                 36,
@@ -73,6 +75,7 @@ var oracleFloor = map[Style]int{
 	ChicagoAuthorDate17: 35,
 	IEEE:                36,
 	BibTeX:              36,
+	BibLaTeX:            36,
 }
 
 // oracleText is the oracle's bibliography entry for st, without IEEE's
@@ -91,7 +94,7 @@ func TestOracleAgreement(t *testing.T) {
 	for _, o := range readOracleFile(t, corpustest.File(t, "api", "oracle_out.json")) {
 		oracle[o.ID] = o
 	}
-	for _, st := range []Style{APA, MLA, Chicago, Chicago17, ChicagoAuthorDate, ChicagoAuthorDate17, IEEE, BibTeX} {
+	for _, st := range []Style{APA, MLA, Chicago, Chicago17, ChicagoAuthorDate, ChicagoAuthorDate17, IEEE, BibTeX, BibLaTeX} {
 		matched := 0
 		for _, c := range items {
 			o, ok := oracle[c.ID]
@@ -104,7 +107,13 @@ func TestOracleAgreement(t *testing.T) {
 				continue
 			}
 			if st == BibTeX {
-				if bibtexAgrees(t, got, o.BibTeX) {
+				if bibAgrees(t, got, o.BibTeX, "doi", "year", "volume", "number", "pages") {
+					matched++
+				}
+				continue
+			}
+			if st == BibLaTeX {
+				if bibAgrees(t, got, o.BibLaTeX, "doi", "date", "volume", "number", "pages") {
 					matched++
 				}
 				continue
@@ -122,13 +131,13 @@ func TestOracleAgreement(t *testing.T) {
 	}
 }
 
-// bibtexAgrees compares our entry with citation-js's on what both must
+// bibAgrees compares our entry with citation-js's on the fields both must
 // agree on despite different conventions (field order, brace protection,
-// @misc vs @article for preprints): doi, year, volume, number and pages.
-func bibtexAgrees(t *testing.T, got, want string) bool {
+// @misc vs @article for preprints).
+func bibAgrees(t *testing.T, got, want string, fields ...string) bool {
 	t.Helper()
 	g, w := bibFields(got), bibFields(want)
-	for _, f := range []string{"doi", "year", "volume", "number", "pages"} {
+	for _, f := range fields {
 		if g[f] != w[f] {
 			if testing.Verbose() {
 				t.Logf("bibtex field %s: got %q, want %q", f, g[f], w[f])
