@@ -1,0 +1,60 @@
+package draft
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// FuzzScan checks that scanning never panics, and that every citation has
+// a non-empty key without white space, found at its offset, line and
+// column, whichever kind the text is read as.
+func FuzzScan(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "*"))
+	for _, s := range seeds {
+		if data, err := os.ReadFile(s); err == nil {
+			f.Add(data)
+		}
+	}
+	for _, s := range []string{
+		`\citep[see][p.~3]{a,` + "\n" + ` b}`,
+		`\cites(a)(b)[c]{d}[e]{f}`,
+		`\volcites{1}[2]{k}`,
+		"\\begin{verbatim}\\cite{x}",
+		`\verb|x`,
+		"[see @a; -@b] @{c d} @{e} user@x.org `@f`",
+		"---\nnocite: |\n  @a\n---\n",
+		"```\n@a\n```",
+		"<!-- @a",
+		"[x](@y",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text := string(data)
+		for _, name := range []string{"d.tex", "d.md", "d"} {
+			d := Scan(name, data)
+			if d.Kind == Unknown {
+				t.Fatalf("%s: kind Unknown", name)
+			}
+			for _, c := range d.Citations {
+				if c.Key == "" || strings.IndexFunc(c.Key, unicode.IsSpace) >= 0 {
+					t.Fatalf("%s: key %q is empty or has white space", name, c.Key)
+				}
+				if c.Offset < 0 || c.Offset+len(c.Key) > len(text) || text[c.Offset:c.Offset+len(c.Key)] != c.Key {
+					t.Fatalf("%s: %+v: key not at its offset", name, c)
+				}
+				line := strings.Count(text[:c.Offset], "\n") + 1
+				col := c.Offset - (strings.LastIndex(text[:c.Offset], "\n") + 1) + 1
+				if c.Line != line || c.Col != col {
+					t.Fatalf("%s: %+v: offset is line %d column %d", name, c, line, col)
+				}
+				if c.Command == "" {
+					t.Fatalf("%s: %+v: no command", name, c)
+				}
+			}
+		}
+	})
+}

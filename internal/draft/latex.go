@@ -1,0 +1,360 @@
+package draft
+
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+)
+
+// citeForm is how a citation command takes its arguments.
+type citeForm int
+
+const (
+	single    citeForm = iota + 1 // [pre][post]{keys}
+	multi                         // (pre)(post) then [pre][post]{keys} repeated
+	volume                        // [pre]{volume}[pages]{key}
+	multiVols                     // (pre)(post) then [pre]{volume}[pages]{key} repeated
+)
+
+// citeCommands are the citation commands of plain LaTeX, natbib, biblatex
+// and apacite, by name without the backslash; a star after any of them is
+// allowed.
+var citeCommands = map[string]citeForm{}
+
+func init() {
+	for _, n := range []string{
+		// LaTeX
+		"cite", "nocite",
+		// natbib
+		"citep", "citet", "citealt", "citealp", "citeauthor", "citefullauthor", "citeyear",
+		"citeyearpar", "citenum", "citetalias", "citepalias",
+		"Cite", "Citep", "Citet", "Citealt", "Citealp", "Citeauthor", "Citefullauthor",
+		// biblatex
+		"parencite", "Parencite", "footcite", "Footcite", "footcitetext", "textcite",
+		"Textcite", "smartcite", "Smartcite", "autocite", "Autocite", "supercite",
+		"citetitle", "Citetitle", "citedate", "citeurl", "fullcite", "footfullcite",
+		"notecite", "Notecite", "pnotecite", "Pnotecite", "fnotecite",
+		// apacite
+		"citeA", "citeNP", "citeyearNP", "shortcite", "shortciteNP", "shortciteA", "fullciteA",
+	} {
+		citeCommands[n] = single
+	}
+	for _, n := range []string{
+		"cites", "Cites", "parencites", "Parencites", "footcites", "footcitetexts",
+		"smartcites", "Smartcites", "textcites", "Textcites", "supercites", "autocites",
+		"Autocites",
+	} {
+		citeCommands[n] = multi
+	}
+	for _, n := range []string{"volcite", "Volcite", "pvolcite", "Pvolcite", "fvolcite",
+		"ftvolcite", "svolcite", "Svolcite", "tvolcite", "Tvolcite", "avolcite", "Avolcite"} {
+		citeCommands[n] = volume
+		citeCommands[n+"s"] = multiVols
+	}
+}
+
+// verbatimEnvs are environments whose body is not LaTeX.
+var verbatimEnvs = map[string]bool{
+	"verbatim": true, "verbatim*": true, "Verbatim": true, "Verbatim*": true,
+	"BVerbatim": true, "LVerbatim": true, "lstlisting": true, "minted": true,
+	"comment": true, "filecontents": true, "filecontents*": true,
+}
+
+// scanLaTeX finds the keys of every citation command outside % comments,
+// verbatim-like environments (verbatim, lstlisting, minted, comment,
+// filecontents, fancyvrb's) and \verb, \lstinline and \mintinline. A
+// command takes its optional arguments ([..], and (..) for the multicite
+// commands) and its {key,key} lists with white space, newlines and %
+// comments between them, as LaTeX does. Keys are split at commas and
+// trimmed; a key is kept when it is non-empty and made of letters, digits
+// and _ - : . / + (so \nocite{*} and a macro parameter #1 are not keys).
+func scanLaTeX(text []byte) []Citation {
+	s := &latexScanner{text: text}
+	for s.pos < len(text) {
+		switch text[s.pos] {
+		case '%':
+			s.skipComment()
+		case '\\':
+			s.command()
+		default:
+			s.pos++
+		}
+	}
+	return s.cites
+}
+
+type latexScanner struct {
+	text  []byte
+	pos   int
+	cites []Citation
+}
+
+func (s *latexScanner) skipComment() {
+	if nl := bytes.IndexByte(s.text[s.pos:], '\n'); nl >= 0 {
+		s.pos += nl + 1
+	} else {
+		s.pos = len(s.text)
+	}
+}
+
+func (s *latexScanner) command() {
+	start := s.pos
+	j := start + 1
+	if j >= len(s.text) || !isASCIILetter(s.text[j]) {
+		s.pos = min(j+1, len(s.text)) // \%, \\, \{ ...
+		return
+	}
+	for j < len(s.text) && isASCIILetter(s.text[j]) {
+		j++
+	}
+	name := string(s.text[start+1 : j])
+	s.pos = j
+	switch name {
+	case "begin":
+		s.begin()
+	case "verb":
+		if s.pos < len(s.text) && s.text[s.pos] == '*' {
+			s.pos++
+		}
+		s.skipDelimited()
+	case "lstinline":
+		s.skipOptional('[', ']')
+		s.skipDelimited()
+	case "mintinline":
+		s.skipOptional('[', ']')
+		s.skipGroup()
+		s.skipDelimited()
+	default:
+		form, ok := citeCommands[name]
+		if !ok {
+			return
+		}
+		cmd := "\\" + name
+		if s.pos < len(s.text) && s.text[s.pos] == '*' {
+			cmd += "*"
+			s.pos++
+		}
+		s.cite(form, cmd)
+	}
+}
+
+// begin skips the body of a verbatim-like environment.
+func (s *latexScanner) begin() {
+	p := s.skipSpace(s.pos)
+	if p >= len(s.text) || s.text[p] != '{' {
+		return
+	}
+	end := s.match(p, '{', '}')
+	if end < 0 {
+		return
+	}
+	env := string(s.text[p+1 : end])
+	if !verbatimEnvs[env] {
+		return
+	}
+	closing := []byte(`\end{` + env + `}`)
+	if i := bytes.Index(s.text[end:], closing); i >= 0 {
+		s.pos = end + i + len(closing)
+	} else {
+		s.pos = len(s.text)
+	}
+}
+
+// skipDelimited skips \verb|...| style text (or a {group}).
+func (s *latexScanner) skipDelimited() {
+	if s.pos >= len(s.text) {
+		return
+	}
+	d := s.text[s.pos]
+	if d == '{' {
+		s.skipGroup()
+		return
+	}
+	if d == ' ' || d == '\n' {
+		return
+	}
+	end := bytes.IndexByte(s.text[s.pos+1:], d)
+	nl := bytes.IndexByte(s.text[s.pos+1:], '\n')
+	if end < 0 || nl >= 0 && nl < end {
+		return // not closed on its line: LaTeX would fail; read on
+	}
+	s.pos += end + 2
+}
+
+func (s *latexScanner) skipGroup() {
+	p := s.skipSpace(s.pos)
+	if p < len(s.text) && s.text[p] == '{' {
+		if end := s.match(p, '{', '}'); end >= 0 {
+			s.pos = end + 1
+		}
+	}
+}
+
+func (s *latexScanner) skipOptional(open, close byte) {
+	p := s.skipSpace(s.pos)
+	if p < len(s.text) && s.text[p] == open {
+		if end := s.match(p, open, close); end >= 0 {
+			s.pos = end + 1
+		}
+	}
+}
+
+// cite reads the arguments of a citation command at s.pos.
+func (s *latexScanner) cite(form citeForm, cmd string) {
+	p := s.pos
+	if form == multi || form == multiVols {
+		p = s.optionals(p, '(', ')', 2)
+	}
+	for {
+		q := s.optionals(p, '[', ']', 2)
+		if form == volume || form == multiVols {
+			// {volume}[pages]
+			q = s.skipSpace(q)
+			if q >= len(s.text) || s.text[q] != '{' {
+				break
+			}
+			end := s.match(q, '{', '}')
+			if end < 0 {
+				break
+			}
+			q = s.optionals(end+1, '[', ']', 1)
+		}
+		q = s.skipSpace(q)
+		if q >= len(s.text) || s.text[q] != '{' {
+			break
+		}
+		end := s.match(q, '{', '}')
+		if end < 0 {
+			break
+		}
+		s.keys(q+1, end, cmd)
+		p = end + 1
+		if form == single || form == volume {
+			break
+		}
+	}
+	s.pos = p
+}
+
+// optionals skips up to n optional arguments open..close after p.
+func (s *latexScanner) optionals(p int, open, close byte, n int) int {
+	for ; n > 0; n-- {
+		q := s.skipSpace(p)
+		if q >= len(s.text) || s.text[q] != open {
+			break
+		}
+		end := s.match(q, open, close)
+		if end < 0 {
+			break
+		}
+		p = end + 1
+	}
+	return p
+}
+
+// keys adds the keys of the list text[from:to].
+func (s *latexScanner) keys(from, to int, cmd string) {
+	i := from
+	for i < to {
+		// one comma-separated item; % comments inside are skipped
+		var start, end int = -1, -1
+		valid := true
+		for i < to && s.text[i] != ',' {
+			c := s.text[i]
+			switch {
+			case c == '%':
+				if nl := bytes.IndexByte(s.text[i:to], '\n'); nl >= 0 {
+					i += nl + 1
+				} else {
+					i = to
+				}
+				continue
+			case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+				if start >= 0 && end < 0 {
+					end = i
+				}
+			default:
+				if end >= 0 {
+					valid = false // white space inside a key
+				}
+				if start < 0 {
+					start = i
+				}
+				r, size := utf8.DecodeRune(s.text[i:])
+				if !isKeyRune(r) {
+					valid = false
+				}
+				i += size
+				continue
+			}
+			i++
+		}
+		if start >= 0 {
+			if end < 0 {
+				end = i
+			}
+			if valid {
+				s.cites = append(s.cites, Citation{Key: string(s.text[start:end]), Command: cmd, Offset: start})
+			}
+		}
+		i++ // the comma
+	}
+}
+
+func isKeyRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == ':' || r == '.' || r == '/' || r == '+'
+}
+
+// skipSpace returns the offset of the first byte at or after p that is
+// not white space or in a % comment.
+func (s *latexScanner) skipSpace(p int) int {
+	for p < len(s.text) {
+		switch s.text[p] {
+		case ' ', '\t', '\n', '\r':
+			p++
+		case '%':
+			if nl := bytes.IndexByte(s.text[p:], '\n'); nl >= 0 {
+				p += nl + 1
+			} else {
+				p = len(s.text)
+			}
+		default:
+			return p
+		}
+	}
+	return p
+}
+
+// match returns the offset of the close matching the open at p: braces
+// nest, escaped characters and % comments are skipped, and a ] or ) closes
+// only outside braces. It returns -1 when there is none.
+func (s *latexScanner) match(p int, open, close byte) int {
+	depth := 0 // brace depth
+	for i := p + 1; i < len(s.text); i++ {
+		switch c := s.text[i]; {
+		case c == '\\':
+			i++
+		case c == '%':
+			nl := bytes.IndexByte(s.text[i:], '\n')
+			if nl < 0 {
+				return -1
+			}
+			i += nl
+		case c == '{':
+			depth++
+		case c == '}':
+			if depth == 0 {
+				if close == '}' {
+					return i
+				}
+				return -1 // the group around the command ends first
+			}
+			depth--
+		case c == close && depth == 0:
+			return i
+		}
+	}
+	return -1
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
