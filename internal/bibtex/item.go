@@ -268,7 +268,7 @@ func (e Entry) Item() (csl.Item, []string) {
 	it.ISSN = c.text("issn")
 	it.Note = c.text("note")
 	if a, ok := e.Lookup("abstract"); ok {
-		it.Abstract, _ = c.decodeKeep(a)
+		it.Abstract = c.decodeKeep(a)
 	}
 	it.Language = c.language()
 	c.arxiv(&it, journal)
@@ -317,13 +317,12 @@ func (c *conv) text(names ...string) string {
 
 // decode decodes raw LaTeX and collapses white space.
 func (c *conv) decode(raw string) string {
-	s, _ := c.decodeKeep(raw)
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(c.decodeKeep(raw)), " ")
 }
 
 // decodeKeep decodes raw LaTeX, keeping paragraph breaks, and records the
 // unknown commands.
-func (c *conv) decodeKeep(raw string) (string, bool) {
+func (c *conv) decodeKeep(raw string) string {
 	s, unknown := decodeLaTeX(raw)
 	for _, u := range unknown {
 		seen := false
@@ -334,7 +333,7 @@ func (c *conv) decodeKeep(raw string) (string, bool) {
 			c.unknown = append(c.unknown, u)
 		}
 	}
-	return s, len(unknown) == 0
+	return s
 }
 
 // number returns a number-like field (volume, issue, pages) with en and em

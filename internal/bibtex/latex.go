@@ -33,9 +33,9 @@ import (
 //   - the HTML/XML character references that Crossref's BibTeX carries
 //     (&amp; &lt; &gt; &quot; &apos; &nbsp; &#233; &#xE9;) are decoded;
 //   - math ($…$, $$…$$, \(…\), \[…\]) is kept as written, delimiters
-//     included, except $…$ that is one Greek letter or symbol ($\delta$,
-//     $\pm$, $^\circ$), which becomes that character (Better BibTeX and
-//     citation-js write Unicode Greek so);
+//     included, except math that is one Greek letter or symbol ($\delta$,
+//     \(\pm\), \ensuremath{\alpha}, $^\circ$), which becomes that
+//     character (Better BibTeX and citation-js write Unicode Greek so);
 //   - white space runs become one space, except a blank line (a paragraph
 //     break), which becomes "\n\n"; the result is trimmed;
 //   - any other command is kept as written, with the braced arguments that
@@ -302,7 +302,7 @@ var keepArg = map[string]bool{
 	"MakeLowercase": true, "MakeTextUppercase": true, "MakeTextLowercase": true,
 	"NoCaseChange": true, "nocase": true, "underline": true, "uline": true,
 	"mkbibemph": true, "mkbibitalic": true, "mkbibbold": true, "textins": true,
-	"ensuremath": true, "bibstring": true, "textenglish": true,
+	"bibstring": true, "textenglish": true,
 }
 
 // dropArg are commands whose one argument is not text.
@@ -357,7 +357,11 @@ func (d *decoder) command() {
 				closing = `\]`
 			}
 			if j := strings.Index(d.s[d.i:], closing); j >= 0 {
-				d.b.WriteString(d.s[start : d.i+j+2])
+				if sym, ok := mathSymbols[strings.TrimSpace(d.s[d.i:d.i+j])]; ok {
+					d.b.WriteString(sym)
+				} else {
+					d.b.WriteString(d.s[start : d.i+j+2])
+				}
 				d.i += j + 2
 			} else {
 				d.b.WriteString(d.s[start:d.i])
@@ -391,6 +395,16 @@ func (d *decoder) command() {
 		d.arg()
 	case dropArg[name]:
 		d.rawArg()
+	case name == "ensuremath":
+		at := d.i
+		if a, ok := d.rawArg(); ok {
+			if sym, ok := mathSymbols[strings.TrimSpace(a)]; ok {
+				d.b.WriteString(sym)
+				return
+			}
+		}
+		d.i = at
+		d.arg()
 	case name == "url" || name == "nolinkurl" || name == "path":
 		if a, ok := d.rawArg(); ok {
 			d.b.WriteString(a)

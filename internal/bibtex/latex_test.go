@@ -47,6 +47,7 @@ func TestDecodeLaTeX(t *testing.T) {
 		// math is kept
 		{`The $\delta x$ Scorpii $$x^{2}$$ and \(a_b\)`, `The $\delta x$ Scorpii $$x^{2}$$ and \(a_b\)`},
 		{`costs 5\$ or $5`, "costs 5$ or $5"},
+		{`\(\alpha\) \ensuremath{\beta} \ensuremath{x^2} \(x\)`, `α β x^2 \(x\)`},
 		{`the {$\delta$} and $\Omega$ and $ \pm $ at 5$^\circ$C, not $\delta x$`, `the δ and Ω and ± at 5°C, not $\delta x$`},
 		// white space
 		{"  a \n\t b  ", "a b"},
