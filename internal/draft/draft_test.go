@@ -62,6 +62,7 @@ func TestLaTeX(t *testing.T) {
 		{"a key with inner space is not a key", `\cite{a b,c}`, []cite{{"c", `\cite`, 1}}},
 		{"comments", "% \\cite{no}\ntext \\cite{yes} % \\cite{no2}\n50\\% \\cite{pct}", []cite{{"yes", `\cite`, 2}, {"pct", `\cite`, 3}}},
 		{"comment inside the key list", "\\cite{a,% b,\n c}", []cite{{"a", `\cite`, 1}, {"c", `\cite`, 2}}},
+		{"comment right after a key", "\\cite{a% note\n,b%\nc}", []cite{{"a", `\cite`, 1}}},
 		{"comment between arguments", "\\citep[see]% note\n{a}", []cite{{"a", `\citep`, 2}}},
 		{"verbatim environments", "\\begin{verbatim}\\cite{v}\\end{verbatim}\\begin{lstlisting}[x]\n\\cite{l}\n\\end{lstlisting}\\begin{minted}{tex}\\cite{m}\\end{minted}\\begin{comment}\\cite{c}\\end{comment}\\cite{ok}", []cite{{"ok", `\cite`, 3}}},
 		{"unclosed verbatim", "\\cite{a}\\begin{verbatim}\\cite{b}", []cite{{"a", `\cite`, 1}}},

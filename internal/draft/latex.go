@@ -263,6 +263,9 @@ func (s *latexScanner) keys(from, to int, cmd string) {
 			c := s.text[i]
 			switch {
 			case c == '%':
+				if start >= 0 && end < 0 {
+					end = i // a comment ends the key (a key split by one is not read)
+				}
 				if nl := bytes.IndexByte(s.text[i:to], '\n'); nl >= 0 {
 					i += nl + 1
 				} else {
