@@ -40,6 +40,9 @@ const (
 	ImportAdded  = "added"  // a new metadata-only entry
 	ImportExists = "exists" // the same work already has this cite key; nothing written
 	ImportAlias  = "alias"  // the same work is in the library under another key; this key became its alias
+	// ImportUpdated: the library's paper with this key had no title or
+	// author (a PDF without metadata); the imported record now describes it.
+	ImportUpdated = "updated"
 )
 
 // ImportOutcome says what happened to one entry.
@@ -140,6 +143,12 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 		}
 		seen[strings.ToLower(key)] = e.Line
 		if owner := library.Owner(papers, key); owner != nil {
+			if owner.Metadata.Title == "" && len(owner.Metadata.Authors) == 0 {
+				out = append(out, ImportOutcome{Line: e.Line, CiteKey: owner.CiteKey, Status: ImportUpdated,
+					Note: "the paper had no title or author; the imported entry describes it now"})
+				writes = append(writes, describe(owner, rec, o.File))
+				continue
+			}
 			if !sameImportedWork(&owner.Metadata, rec) {
 				fail(e.Line, "cite key %q is already used in the library by a different work (%q); change the key in the file, or rename the library's paper with `crossmem rekey %s <new>`", key, owner.Metadata.Title, owner.CiteKey)
 				continue
@@ -222,6 +231,26 @@ func newEntry(key string, rec *metadata.Record, file string, now time.Time) writ
 			return nil, fmt.Errorf("write entry %s: %w", key, err)
 		}
 		return func() { os.Remove(p.SidecarPath) }, nil
+	}
+}
+
+// describe gives paper p, which has no title or author, the imported
+// record.
+func describe(p *library.Paper, rec *metadata.Record, file string) write {
+	return func(lib *library.Library) (func(), error) {
+		before := p.Sidecar
+		markImported(rec, file)
+		imported := *rec
+		p.Imported = &imported
+		setRecord(&p.Sidecar, rec)
+		if err := lib.WriteSidecar(p); err != nil {
+			p.Sidecar = before
+			return nil, fmt.Errorf("update %s: %w", p.CiteKey, err)
+		}
+		return func() {
+			p.Sidecar = before
+			lib.WriteSidecar(p)
+		}, nil
 	}
 }
 

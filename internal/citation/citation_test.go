@@ -139,6 +139,7 @@ func TestFormatArxivPreprint(t *testing.T) {
   doi = {10.48550/arXiv.1706.03762},
   eprint = {1706.03762},
   archiveprefix = {arXiv},
+  primaryclass = {cs.CL},
   url = {https://arxiv.org/abs/1706.03762v7}
 }`,
 		BibLaTeX: `@online{vaswani2017attention,
@@ -148,6 +149,7 @@ func TestFormatArxivPreprint(t *testing.T) {
   doi = {10.48550/arXiv.1706.03762},
   eprint = {1706.03762},
   eprinttype = {arxiv},
+  eprintclass = {cs.CL},
   url = {https://arxiv.org/abs/1706.03762v7}
 }`,
 		CSLJSON: `{
@@ -176,7 +178,8 @@ func TestFormatArxivPreprint(t *testing.T) {
   "number": "arXiv:1706.03762",
   "publisher": "arXiv",
   "DOI": "10.48550/arXiv.1706.03762",
-  "URL": "https://arxiv.org/abs/1706.03762v7"
+  "URL": "https://arxiv.org/abs/1706.03762v7",
+  "note": "arXiv:1706.03762 [cs.CL]"
 }`,
 	}
 	for _, st := range Styles() {

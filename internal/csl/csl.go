@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -346,10 +347,14 @@ func (n Name) MetadataName() metadata.Name {
 	return metadata.Name{Family: family, Given: given}
 }
 
+// arxivNote matches arXiv's reference form "arXiv:<id> [<primary class>]".
+var arxivNote = regexp.MustCompile(`^arXiv:(\S+) \[([A-Za-z.-]+)\]$`)
+
 // FromRecord returns rec as a CSL item with ID key. The DOI is rec.DOI, else
 // the published DOI, else the preprint DOI; an arXiv preprint without a
 // publisher gets publisher "arXiv" and number "arXiv:<id>"; a journal
-// reference becomes the note "Journal reference: …" as arXiv exports it.
+// reference becomes the note "Journal reference: …" as arXiv exports it,
+// else an arXiv primary category the note "arXiv:<id> [<class>]".
 func FromRecord(rec *metadata.Record, key string) Item {
 	if rec == nil {
 		return Item{ID: key}
@@ -397,8 +402,12 @@ func FromRecord(rec *metadata.Record, key string) Item {
 			it.Publisher = "arXiv"
 		}
 	}
-	if it.Note == "" && rec.JournalRef != "" {
+	switch {
+	case it.Note != "":
+	case rec.JournalRef != "":
 		it.Note = "Journal reference: " + rec.JournalRef
+	case rec.ArxivID != "" && rec.ArxivPrimaryCategory != "":
+		it.Note = "arXiv:" + rec.ArxivID + " [" + rec.ArxivPrimaryCategory + "]"
 	}
 	return it
 }
@@ -419,7 +428,8 @@ func guessType(rec *metadata.Record) string {
 // Record returns the item as a metadata.Record (no sources, not
 // reconciled). number "arXiv:<id>" or a DOI 10.48550/arXiv.<id> set
 // ArxivID (with a version suffix "vN" split off into ArxivVersion); an arXiv
-// DOI is also DOIPreprint; a note "Journal reference: …" sets JournalRef.
+// DOI is also DOIPreprint; a note "Journal reference: …" sets JournalRef,
+// a note "arXiv:<id> [<class>]" ArxivPrimaryCategory.
 func (it Item) Record() *metadata.Record {
 	rec := &metadata.Record{
 		Type:            strings.TrimSpace(it.Type),
@@ -461,6 +471,13 @@ func (it Item) Record() *metadata.Record {
 	}
 	if ref, ok := strings.CutPrefix(rec.Note, "Journal reference: "); ok {
 		rec.JournalRef = strings.TrimSpace(ref)
+		rec.Note = ""
+	}
+	if m := arxivNote.FindStringSubmatch(rec.Note); m != nil && (rec.ArxivID == "" || strings.HasPrefix(m[1], rec.ArxivID)) {
+		if rec.ArxivID == "" {
+			rec.ArxivID = m[1]
+		}
+		rec.ArxivPrimaryCategory = m[2]
 		rec.Note = ""
 	}
 	for _, a := range it.Author {

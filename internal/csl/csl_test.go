@@ -154,3 +154,19 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestArxivPrimaryCategory(t *testing.T) {
+	rec := &metadata.Record{Type: "article", Title: "T", ArxivID: "1706.03762", ArxivPrimaryCategory: "cs.CL"}
+	it := FromRecord(rec, "k")
+	if it.Note != "arXiv:1706.03762 [cs.CL]" || it.Number != "arXiv:1706.03762" || it.Publisher != "arXiv" {
+		t.Errorf("item %+v", it)
+	}
+	back := it.Record()
+	if back.ArxivPrimaryCategory != "cs.CL" || back.Note != "" || back.ArxivID != "1706.03762" {
+		t.Errorf("record %+v", back)
+	}
+	rec.JournalRef = "NeurIPS 2017"
+	if it := FromRecord(rec, "k"); it.Note != "Journal reference: NeurIPS 2017" {
+		t.Errorf("journal reference note %q", it.Note)
+	}
+}

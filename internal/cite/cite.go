@@ -1,0 +1,291 @@
+// Package cite answers "how do I cite this key?" from the library: it
+// resolves a cite key or an alias (library.Find), picks the version of the
+// work to cite (the captured one, or the published version of a preprint
+// when the configuration asks for it), and renders it with
+// internal/citation. `crossmem cite`, `crossmem bib`, the MCP tool
+// crossmem_cite and the "## Citations" section of every wiki note all go
+// through it, so they never disagree.
+//
+// Unknown keys are reported as *NotFoundError with "Did you mean"
+// suggestions ranked over every key, alias and title in the library.
+package cite
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/crossmem/crossmem/internal/citation"
+	"github.com/crossmem/crossmem/internal/csl"
+	"github.com/crossmem/crossmem/internal/library"
+	"github.com/crossmem/crossmem/internal/metadata"
+)
+
+// Version values: which version of a work citations describe.
+const (
+	Captured  = "captured"  // the version whose PDF was captured and is quoted (default)
+	Published = "published" // the version of record, when the sidecar knows it
+)
+
+// Citer renders citations of library papers. The zero values of its
+// settings are the defaults (captured version, Chicago 18th edition,
+// Unicode kept in BibTeX).
+type Citer struct {
+	Lib *library.Library
+	// Version is Captured or Published (config [citation] version).
+	Version string
+	// ChicagoEdition is 17 or 18 (config [citation] chicago_edition): the
+	// edition the styles "chicago" and "chicago-author-date" follow. 0
+	// means 18.
+	ChicagoEdition int
+	// Unicode selects how BibTeX and BibLaTeX write non-ASCII characters
+	// (config [citation] bibtex_unicode).
+	Unicode citation.Unicode
+}
+
+// ErrNothingToCite is returned (wrapped, with a hint) for a paper whose
+// record has no title, author, editor or container title.
+var ErrNothingToCite = errors.New("no title, author or container title to cite")
+
+// Citation is one rendered citation.
+type Citation struct {
+	// Key is the key asked for; CiteKey the paper's cite key (they differ
+	// when Key is an alias).
+	Key     string
+	CiteKey string
+	Style   citation.Style // the style asked for
+	Text    string
+	// CitedVersion is Published when the published version was cited,
+	// else Captured.
+	CitedVersion string
+	// Warnings are the reconciliation warnings of the cited record.
+	Warnings []string
+}
+
+// Record returns the record of p that citations describe under version:
+// the published version when version is Published and the sidecar knows
+// one with a title, else the captured version's record. The bool reports
+// whether the published version was chosen.
+func Record(p *library.Paper, version string) (*metadata.Record, bool) {
+	if version == Published && p.Published != nil && p.Published.Title != "" {
+		return p.Published, true
+	}
+	return &p.Metadata, false
+}
+
+// EditionStyle maps "chicago" and "chicago-author-date" to their 17th
+// edition styles when edition is 17; every other style is returned as is.
+func EditionStyle(s citation.Style, edition int) citation.Style {
+	if edition != 17 {
+		return s
+	}
+	switch s {
+	case citation.Chicago:
+		return citation.Chicago17
+	case citation.ChicagoAuthorDate:
+		return citation.ChicagoAuthorDate17
+	}
+	return s
+}
+
+// Paper renders p (found under key) in style. The BibTeX and BibLaTeX
+// entry key and the CSL-JSON id are key, so that a draft citing an alias
+// gets an entry it can use.
+func (c *Citer) Paper(p *library.Paper, key string, style citation.Style) (*Citation, error) {
+	rec, published := Record(p, c.Version)
+	if rec.Title == "" && len(rec.Authors) == 0 && len(rec.Editors) == 0 && rec.ContainerTitle == "" {
+		return nil, fmt.Errorf("cite_key '%s': %w (the PDF had no usable metadata); describe it with: crossmem import <file.bib> (an entry with the key %s)", key, ErrNothingToCite, p.CiteKey)
+	}
+	it := csl.FromRecord(rec, key)
+	text, err := citation.FormatWith(it, EditionStyle(style, c.ChicagoEdition), citation.Options{Unicode: c.Unicode})
+	if err != nil {
+		return nil, fmt.Errorf("cite %s: %w", key, err)
+	}
+	out := &Citation{Key: key, CiteKey: p.CiteKey, Style: style, Text: text, CitedVersion: Captured, Warnings: rec.Warnings}
+	if published {
+		out.CitedVersion = Published
+	}
+	return out, nil
+}
+
+// Cite renders the paper with cite key (or alias) key in style. An unknown
+// key gives a *NotFoundError with suggestions; a paper too thin to cite
+// (no title, author or container title) an error saying so.
+func (c *Citer) Cite(key string, style citation.Style) (*Citation, error) {
+	key = strings.TrimSpace(key)
+	p, err := c.Lib.Find(key)
+	if err != nil {
+		return nil, c.notFound(key)
+	}
+	return c.Paper(p, key, style)
+}
+
+// Bibliography renders every key in keys (duplicates once, in the order
+// given) in style, entries separated by a blank line (CSL-JSON: one JSON
+// array). Unknown keys are returned as NotFoundErrors and left out; err is
+// for other failures.
+func (c *Citer) Bibliography(keys []string, style citation.Style) (text string, missing []*NotFoundError, err error) {
+	papers, _ := c.Lib.Papers()
+	byKey := map[string]*library.Paper{}
+	for _, p := range papers {
+		byKey[p.CiteKey] = p
+		for _, a := range p.Aliases {
+			byKey[a] = p
+		}
+	}
+	seen := map[string]bool{}
+	var entries []string
+	for _, k := range keys {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		p := byKey[k]
+		if p == nil {
+			missing = append(missing, &NotFoundError{Key: k, Suggestions: suggest(k, papers, 3)})
+			continue
+		}
+		ci, err := c.Paper(p, k, style)
+		if err != nil {
+			return "", nil, err
+		}
+		entries = append(entries, ci.Text)
+	}
+	if style == citation.CSLJSON {
+		if len(entries) == 0 {
+			return "[]\n", missing, nil
+		}
+		return "[\n" + indent(strings.Join(entries, ",\n")) + "\n]\n", missing, nil
+	}
+	if len(entries) == 0 {
+		return "", missing, nil
+	}
+	return strings.Join(entries, "\n\n") + "\n", missing, nil
+}
+
+func indent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "  " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (c *Citer) notFound(key string) *NotFoundError {
+	papers, _ := c.Lib.Papers()
+	return &NotFoundError{Key: key, Suggestions: suggest(key, papers, 5)}
+}
+
+// Suggestion is a library paper proposed for an unknown key.
+type Suggestion struct {
+	CiteKey string `json:"cite_key"`
+	Title   string `json:"title"`
+}
+
+// NotFoundError reports an unknown cite key with the closest matches.
+type NotFoundError struct {
+	Key         string
+	Suggestions []Suggestion
+}
+
+// Error gives the seed's message: "cite_key 'x' not found. Did you
+// mean:" followed by "- key — Title" lines.
+func (e *NotFoundError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cite_key '%s' not found.", e.Key)
+	if len(e.Suggestions) == 0 {
+		b.WriteString(" No similar cite keys in the library (capture or import it first: crossmem capture <input>, crossmem import <file.bib>).")
+		return b.String()
+	}
+	b.WriteString(" Did you mean:")
+	for _, s := range e.Suggestions {
+		fmt.Fprintf(&b, "\n- %s — %s", s.CiteKey, s.Title)
+	}
+	return b.String()
+}
+
+// suggest ranks papers by the seed's fuzzy score for query q: the full
+// query as a substring of a cite key or alias (+10) or of the title (+5),
+// and each query token found in a key (+3) or in the title (+2), all
+// case-insensitive; a key within a small edit distance of the query (a
+// typo: at most max(1, len/6) edits) scores +8. It returns at most n
+// papers with a positive score, best first (ties by cite key).
+func suggest(q string, papers []*library.Paper, n int) []Suggestion {
+	ql := strings.ToLower(strings.TrimSpace(q))
+	if ql == "" {
+		return nil
+	}
+	tokens := strings.FieldsFunc(ql, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	type scored struct {
+		p     *library.Paper
+		score int
+	}
+	var ss []scored
+	for _, p := range papers {
+		title := strings.ToLower(p.Title)
+		best := 0
+		for _, k := range append([]string{p.CiteKey}, p.Aliases...) {
+			key := strings.ToLower(k)
+			score := 0
+			if strings.Contains(key, ql) || strings.Contains(ql, key) {
+				score += 10
+			} else if d := levenshtein(key, ql); d <= max(1, len(key)/6) {
+				score += 8
+			}
+			for _, t := range tokens {
+				if strings.Contains(key, t) {
+					score += 3
+				}
+			}
+			best = max(best, score)
+		}
+		if title != "" && strings.Contains(title, ql) {
+			best += 5
+		}
+		for _, t := range tokens {
+			if strings.Contains(title, t) {
+				best += 2
+			}
+		}
+		if best > 0 {
+			ss = append(ss, scored{p, best})
+		}
+	}
+	sort.SliceStable(ss, func(i, j int) bool {
+		if ss[i].score != ss[j].score {
+			return ss[i].score > ss[j].score
+		}
+		return ss[i].p.CiteKey < ss[j].p.CiteKey
+	})
+	out := make([]Suggestion, 0, n)
+	for i := 0; i < len(ss) && i < n; i++ {
+		out = append(out, Suggestion{CiteKey: ss[i].p.CiteKey, Title: ss[i].p.Title})
+	}
+	return out
+}
+
+// levenshtein returns the edit distance between a and b, in runes.
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,145 @@
+package cite
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crossmem/crossmem/internal/citation"
+	"github.com/crossmem/crossmem/internal/library"
+	"github.com/crossmem/crossmem/internal/metadata"
+)
+
+func add(t *testing.T, lib *library.Library, key string, stamp int64, rec metadata.Record, edit func(*library.Paper)) {
+	t.Helper()
+	p, err := lib.NewPaper(key, stamp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.CiteKey, p.Title, p.Metadata = key, rec.Title, rec
+	if edit != nil {
+		edit(p)
+	}
+	if err := lib.WriteSidecar(p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func testLibrary(t *testing.T) *library.Library {
+	t.Helper()
+	lib, err := library.Open(filepath.Join(t.TempDir(), "home"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	preprint := metadata.Record{
+		Type: "article", Title: "Attention Is All You Need", ArxivID: "1706.03762",
+		Authors: []metadata.Name{{Family: "Vaswani", Given: "Ashish"}, {Family: "Shazeer", Given: "Noam"}},
+		Issued:  metadata.Date{Year: 2017, Month: 6, Day: 12}, DOI: "10.48550/arXiv.1706.03762",
+		Warnings: []string{"not cross-checked"},
+	}
+	published := metadata.Record{
+		Type: "paper-conference", Title: "Attention is All you Need", ContainerTitle: "Advances in Neural Information Processing Systems",
+		Authors: preprint.Authors, Issued: metadata.Date{Year: 2017}, Volume: "30",
+	}
+	add(t, lib, "vaswani2017attention", 1, preprint, func(p *library.Paper) {
+		p.Published = &published
+		p.Aliases = []string{"transformer"}
+	})
+	add(t, lib, "turing1950computing", 2, metadata.Record{
+		Type: "article-journal", Title: "Computing Machinery and Intelligence", ContainerTitle: "Mind",
+		Authors: []metadata.Name{{Family: "Turing", Given: "A. M."}}, Issued: metadata.Date{Year: 1950, Month: 10},
+		Volume: "LIX", Issue: "236", Page: "433-460", DOI: "10.1093/mind/LIX.236.433",
+	}, nil)
+	add(t, lib, "scan2024", 3, metadata.Record{}, nil)
+	return lib
+}
+
+func TestCite(t *testing.T) {
+	lib := testLibrary(t)
+	c := &Citer{Lib: lib}
+	got, err := c.Cite("vaswani2017attention", citation.APA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Vaswani, A., & Shazeer, N. (2017). Attention Is All You Need (arXiv:1706.03762). arXiv. https://doi.org/10.48550/arXiv.1706.03762"
+	if got.Text != want || got.CitedVersion != Captured || len(got.Warnings) != 1 {
+		t.Errorf("APA:\n got %q (%s)\nwant %q", got.Text, got.CitedVersion, want)
+	}
+	// An alias resolves, and a BibTeX entry takes the key as cited.
+	got, err = c.Cite("transformer", citation.BibTeX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.CiteKey != "vaswani2017attention" || !strings.HasPrefix(got.Text, "@misc{transformer,") {
+		t.Errorf("alias: %q %q", got.CiteKey, got.Text)
+	}
+	// The published version when asked for.
+	c.Version = Published
+	got, err = c.Cite("vaswani2017attention", citation.APA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.CitedVersion != Published || !strings.Contains(got.Text, "Advances in Neural Information Processing Systems, 30") {
+		t.Errorf("published: %s %q", got.CitedVersion, got.Text)
+	}
+	// The Chicago edition switch.
+	c.Version = Captured
+	ch18, _ := c.Cite("turing1950computing", citation.Chicago)
+	c.ChicagoEdition = 17
+	ch17, _ := c.Cite("turing1950computing", citation.Chicago)
+	if !strings.Contains(ch18.Text, "(1950)") || !strings.Contains(ch17.Text, "(October 1950)") {
+		t.Errorf("Chicago 18: %q\nChicago 17: %q", ch18.Text, ch17.Text)
+	}
+	if ch17.Style != citation.Chicago {
+		t.Errorf("style reported as %s, want the style asked for", ch17.Style)
+	}
+}
+
+func TestCiteErrors(t *testing.T) {
+	c := &Citer{Lib: testLibrary(t)}
+	_, err := c.Cite("vaswani2017atention", citation.APA)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || len(nf.Suggestions) == 0 || nf.Suggestions[0].CiteKey != "vaswani2017attention" {
+		t.Fatalf("typo: %v", err)
+	}
+	if !strings.HasPrefix(err.Error(), "cite_key 'vaswani2017atention' not found. Did you mean:\n- vaswani2017attention — Attention Is All You Need") {
+		t.Errorf("message: %q", err)
+	}
+	// An alias typo suggests the paper too.
+	if _, err := c.Cite("transformr", citation.APA); !errors.As(err, &nf) || nf.Suggestions[0].CiteKey != "vaswani2017attention" {
+		t.Errorf("alias typo: %v", err)
+	}
+	if _, err := c.Cite("zzzz", citation.APA); !strings.Contains(err.Error(), "No similar cite keys") {
+		t.Errorf("no suggestion: %v", err)
+	}
+	if _, err := c.Cite("scan2024", citation.APA); !errors.Is(err, ErrNothingToCite) || !strings.Contains(err.Error(), "crossmem import") {
+		t.Errorf("thin record: %v", err)
+	}
+}
+
+func TestBibliography(t *testing.T) {
+	c := &Citer{Lib: testLibrary(t)}
+	text, missing, err := c.Bibliography([]string{"turing1950computing", "transformer", "nosuch", "turing1950computing"}, citation.BibTeX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(text, "\n@") != 1 || !strings.HasPrefix(text, "@article{turing1950computing,") || !strings.Contains(text, "\n\n@misc{transformer,") || !strings.HasSuffix(text, "}\n") {
+		t.Errorf("bibliography:\n%s", text)
+	}
+	if len(missing) != 1 || missing[0].Key != "nosuch" {
+		t.Errorf("missing = %v", missing)
+	}
+	js, _, err := c.Bibliography([]string{"turing1950computing", "transformer"}, citation.CSLJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []map[string]any
+	if err := json.Unmarshal([]byte(js), &items); err != nil || len(items) != 2 || items[1]["id"] != "transformer" {
+		t.Errorf("CSL-JSON bibliography %v:\n%s", err, js)
+	}
+	if js, _, _ := c.Bibliography(nil, citation.CSLJSON); js != "[]\n" {
+		t.Errorf("empty CSL-JSON = %q", js)
+	}
+}
