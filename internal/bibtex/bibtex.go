@@ -29,10 +29,11 @@
 //   - The month names jan … dec are predefined @string names that expand
 //     to January … December.
 //   - @comment{…} and @preamble{…} are read and skipped; text outside
-//     entries is ignored, as BibTeX ignores it. A % starts a comment to the
-//     end of the line outside values (biber's rule; BibTeX itself has no
-//     comments inside entries). An @ directly after a letter or digit
-//     outside an entry (an e-mail address in a comment) is text.
+//     entries is ignored, as BibTeX ignores it. Outside values a % starts a
+//     comment to the end of the line, also between fields (BibTeX has no
+//     comments, but .bib files are full of them). An @ directly after a
+//     letter or digit outside an entry (an e-mail address in a comment) is
+//     text.
 //   - A value that runs into a line beginning with "@type{" is reported as
 //     not closed at the line where it started: a missing closing brace is
 //     the usual cause, and BibTeX would otherwise swallow the next entry.
@@ -86,10 +87,10 @@ func (e Entry) Get(name string) string {
 	return v
 }
 
-// SyntaxError is one problem Parse found, at a 1-based line.
+// SyntaxError is one problem Parse found. Its Error is "line N: Msg".
 type SyntaxError struct {
-	Line int
-	Msg  string
+	Line int    // 1-based line of the problem
+	Msg  string // what is wrong and how to fix it
 }
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }

@@ -339,10 +339,10 @@ func (c *conv) decodeKeep(raw string) string {
 // number returns a number-like field (volume, issue, pages) with en and em
 // dashes as "-".
 func (c *conv) number(name string) string {
-	s := c.text(name)
-	s = strings.NewReplacer("–", "-", "—", "-", "‐", "-", "‑", "-", "−", "-").Replace(s)
-	return s
+	return dashes.Replace(c.text(name))
 }
+
+var dashes = strings.NewReplacer("–", "-", "—", "-", "‐", "-", "‑", "-", "−", "-")
 
 func (c *conv) language() string {
 	l := c.text("langid", "language")
@@ -512,6 +512,8 @@ var verbatimUnescape = strings.NewReplacer(
 	`{\_}`, "_", `\textunderscore{}`, "_", `\textunderscore`, "_",
 )
 
+var noBraces = strings.NewReplacer("{", "", "}", "")
+
 // verbatim reads a URL-like value: \url{...} unwrapped, escapes undone,
 // braces and white space removed.
 func verbatim(raw string) string {
@@ -524,7 +526,7 @@ func verbatim(raw string) string {
 		}
 	}
 	s = verbatimUnescape.Replace(s)
-	s = strings.NewReplacer("{", "", "}", "").Replace(s)
+	s = noBraces.Replace(s)
 	return strings.Join(strings.Fields(s), "")
 }
 
