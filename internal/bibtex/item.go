@@ -159,9 +159,10 @@ var langids = map[string]string{
 //
 // arXiv: an article, misc, online, unpublished or preprint entry with an
 // arXiv id — eprint with eprinttype or archiveprefix arXiv (or an eprint
-// that is an arXiv id), a journal such as "arXiv preprint
-// arXiv:1706.03762", "CoRR" or "ArXiv", a DOI 10.48550/arXiv.<id> or an
-// arxiv.org URL — and no other journal is a preprint: type "article",
+// that is an arXiv id), a journal or howpublished such as "arXiv preprint
+// arXiv:1706.03762", "CoRR abs/1706.03762" or "ArXiv", a DOI
+// 10.48550/arXiv.<id> or an arxiv.org URL — and no other journal is a
+// preprint: type "article",
 // number "arXiv:<id>", publisher "arXiv", no container title (and DBLP's
 // volume "abs/<id>" dropped). Any other entry with an arXiv eprint gets
 // number "arXiv:<id>" when its number is free.
@@ -567,9 +568,11 @@ func (c *conv) arxiv(it *csl.Item, journal string) {
 		}
 	}
 	placeholder := isArxivJournal(journal)
-	if id == "" && placeholder && journal != "" {
-		if m := arxivIDRe.FindStringSubmatch(journal); m != nil {
-			id = m[1]
+	for _, where := range []string{journal, c.text("howpublished")} {
+		if id == "" && placeholder && where != "" && isArxivJournal(where) {
+			if m := arxivIDRe.FindStringSubmatch(where); m != nil {
+				id = m[1]
+			}
 		}
 	}
 	if id == "" && placeholder {

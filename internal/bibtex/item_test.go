@@ -234,6 +234,7 @@ func TestItemArxiv(t *testing.T) {
 		{"eprint with arXiv: prefix", `@online{k, eprint={arXiv:2104.12255}, eprinttype={arXiv}}`, out{"article", "", "arXiv:2104.12255", "arXiv", ""}},
 		{"bare eprint that is an arXiv id", `@misc{k, eprint={2104.12255}}`, out{"article", "", "arXiv:2104.12255", "arXiv", ""}},
 		{"Google Scholar journal", `@article{k, journal={arXiv preprint arXiv:1810.04805}}`, out{"article", "", "arXiv:1810.04805", "arXiv", ""}},
+		{"Google Scholar misc", `@misc{k, howpublished={arXiv preprint arXiv:2104.12255}}`, out{"article", "", "arXiv:2104.12255", "arXiv", ""}},
 		{"DBLP CoRR", `@article{k, journal={CoRR}, volume={abs/2104.12255}, eprinttype={arXiv}, eprint={2104.12255}}`, out{"article", "", "arXiv:2104.12255", "arXiv", ""}},
 		{"citation-js: arXiv DOI, no journal", `@article{k, doi={10.48550/arXiv.1706.03762}, publisher={arXiv}}`, out{"article", "", "arXiv:1706.03762", "arXiv", ""}},
 		{"Zotero misc with arXiv DOI", `@misc{k, doi={10.48550/arXiv.1902.02534}, publisher={arXiv}}`, out{"article", "", "arXiv:1902.02534", "arXiv", ""}},
