@@ -76,7 +76,9 @@
 // or does not start with an ASCII letter gets the prefix "key" ("[year]" →
 // "key2017"). Keys are cut to MaxMadeLen characters so that Unique's
 // suffixes still fit under MaxLen. A key from Make therefore always passes
-// Valid.
+// Valid. Make reads only the first 4,096 bytes of a title or name and the
+// first 1,000 authors or editors, which no 80-character key can exceed, so
+// a key costs little whatever the metadata holds.
 //
 // Make is deterministic; crossmem calls it once, at capture, and pins the
 // key in the paper's sidecar, so a later pattern change or metadata refresh
@@ -89,6 +91,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mozillazg/go-unidecode"
 	"golang.org/x/text/unicode/norm"
@@ -102,6 +105,18 @@ const MaxLen = 100
 // MaxMadeLen is the longest key Make returns, leaving room under MaxLen for
 // the suffixes Unique appends.
 const MaxMadeLen = 80
+
+// Make reads at most maxFieldBytes of a title or a name and the first
+// maxNames authors or editors: no key can show more, and the bound keeps the
+// cost of a key small whatever the metadata holds.
+const (
+	maxFieldBytes = 4096
+	maxNames      = 1000
+)
+
+// MaxPatternLen is the longest pattern Make accepts, in bytes; it bounds
+// the work one key can cost.
+const MaxPatternLen = 1000
 
 // Fallback values used by Make when the record lacks a value.
 const (
@@ -121,9 +136,10 @@ func Default() string { return "[auth:lower][year][shorttitle:1:nopunct]" }
 // Make evaluates pattern (see the package doc) over rec and returns the cite
 // key. The key is never empty, starts with an ASCII letter, is at most
 // MaxMadeLen characters and passes Valid. Make returns an error, and no
-// key, when rec is nil or the pattern is malformed: an unknown field or
-// modifier, unbalanced brackets, a zero word count, or literal text with
-// characters other than A–Z a–z 0–9 _ - . (in particular "/", "\" or "..").
+// key, when rec is nil or the pattern is malformed: empty or longer than
+// MaxPatternLen, an unknown field or modifier, unbalanced or nested
+// brackets, a zero word count, or literal text with characters other than
+// A–Z a–z 0–9 _ - . (in particular "/", "\" or "..").
 func Make(pattern string, rec *metadata.Record) (string, error) {
 	if rec == nil {
 		return "", errors.New("make cite key: nil record")
@@ -132,13 +148,19 @@ func Make(pattern string, rec *metadata.Record) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	fv := fieldValues{rec: rec, cache: map[string]string{}}
 	var b strings.Builder
+	kept := 0 // characters other than "." written: finish keeps all of them
 	for _, p := range parts {
-		if p.tok == nil {
-			b.WriteString(p.lit)
-			continue
+		if kept > MaxMadeLen {
+			break // finish would cut whatever came next
 		}
-		b.WriteString(safe(p.tok.eval(rec)))
+		v := p.lit
+		if p.tok != nil {
+			v = safe(p.tok.eval(fv))
+		}
+		b.WriteString(v)
+		kept += len(v) - strings.Count(v, ".")
 	}
 	return finish(b.String()), nil
 }
@@ -162,6 +184,9 @@ var modifiers = map[string]bool{"lower": true, "upper": true, "nopunct": true, "
 func parse(pattern string) ([]part, error) {
 	if strings.TrimSpace(pattern) == "" {
 		return nil, errors.New("cite key pattern is empty")
+	}
+	if len(pattern) > MaxPatternLen {
+		return nil, fmt.Errorf("cite key pattern is %d bytes long, more than %d", len(pattern), MaxPatternLen)
 	}
 	if strings.ContainsAny(pattern, `/\`) || strings.Contains(pattern, "..") {
 		return nil, fmt.Errorf("cite key pattern %q: must not contain \"/\", \"\\\" or \"..\"", pattern)
@@ -237,10 +262,32 @@ func checkLiteral(lit string) error {
 
 // eval returns the token's value with its modifiers applied; the caller
 // removes unsafe characters.
-func (t *token) eval(rec *metadata.Record) string {
-	var v string
+func (t *token) eval(fv fieldValues) string {
+	v := fv.get(t.field)
 	mods := t.mods
-	switch t.field {
+	if t.field == "shorttitle" && !hasCount(mods) {
+		mods = append([]string{strconv.Itoa(defaultShortTitleWords)}, mods...)
+	}
+	for _, m := range mods {
+		v = apply(m, v)
+	}
+	return v
+}
+
+// fieldValues computes each field's value for one Make call, before
+// modifiers, at most once however many tokens use it.
+type fieldValues struct {
+	rec   *metadata.Record
+	cache map[string]string
+}
+
+func (fv fieldValues) get(field string) string {
+	if v, ok := fv.cache[field]; ok {
+		return v
+	}
+	rec := fv.rec
+	var v string
+	switch field {
 	case "auth":
 		v = FallbackAuthor
 		if names := keyNames(rec); len(names) > 0 {
@@ -257,16 +304,11 @@ func (t *token) eval(rec *metadata.Record) string {
 			v = strconv.Itoa(rec.Issued.Year)
 		}
 	case "shorttitle":
-		v = strings.Join(titleWords(rec.Title), " ")
-		if !hasCount(mods) {
-			mods = append([]string{strconv.Itoa(defaultShortTitleWords)}, mods...)
-		}
+		v = strings.Join(titleWords(clip(rec.Title)), " ")
 	case "title":
-		v = fold(stripTags(rec.Title))
+		v = fold(stripTags(clip(rec.Title)))
 	}
-	for _, m := range mods {
-		v = apply(m, v)
-	}
+	fv.cache[field] = v
 	return v
 }
 
@@ -278,9 +320,12 @@ func (t *token) eval(rec *metadata.Record) string {
 // counts names.
 func keyNames(rec *metadata.Record) []string {
 	for _, list := range [][]metadata.Name{rec.Authors, rec.Editors} {
+		if len(list) > maxNames {
+			list = list[:maxNames]
+		}
 		var out []string
 		for _, n := range list {
-			if s := safe(fold(surname(n))); s != "" {
+			if s := safe(fold(clip(surname(n)))); s != "" {
 				out = append(out, s)
 			}
 		}
@@ -416,6 +461,18 @@ func isInlineTag(t string) bool {
 		return true
 	}
 	return false
+}
+
+// clip returns s cut to at most maxFieldBytes, at a UTF-8 boundary.
+func clip(s string) string {
+	if len(s) <= maxFieldBytes {
+		return s
+	}
+	n := maxFieldBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // fold normalises s to NFC and transliterates it to ASCII.

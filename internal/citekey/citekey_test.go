@@ -213,6 +213,7 @@ func TestMakePatternErrors(t *testing.T) {
 		"[auth]:[year]",
 		"[auth]@[year]",
 		"[Auth]",
+		strings.Repeat("[year]", MaxPatternLen/6+1),
 	} {
 		if got, err := Make(p, vaswani); err == nil {
 			t.Errorf("Make(%q) = %q, want error", p, got)
@@ -220,6 +221,36 @@ func TestMakePatternErrors(t *testing.T) {
 	}
 	if _, err := Make(Default(), nil); err == nil {
 		t.Error("Make(nil record) succeeded, want error")
+	}
+}
+
+func TestMakeBounds(t *testing.T) {
+	long := strings.Repeat("[year]", MaxPatternLen/6) + strings.Repeat("x", MaxPatternLen%6)
+	if got, err := Make(long, lecun); err != nil || got != ("key" + strings.Repeat("2015", MaxMadeLen))[:MaxMadeLen] {
+		t.Errorf("Make(pattern of MaxPatternLen bytes) = %q, %v", got, err)
+	}
+	tests := []struct {
+		name    string
+		pattern string
+		rec     *metadata.Record
+		want    string
+	}{
+		{"title read up to 4096 bytes", "[title]", &metadata.Record{Title: strings.Repeat("!", maxFieldBytes) + "Word"}, "key"},
+		{"title cut inside a rune", "[title]", &metadata.Record{Title: strings.Repeat("!", maxFieldBytes-1) + "ü"}, "key"},
+		{"title just inside the bound", "[title]", &metadata.Record{Title: strings.Repeat("!", maxFieldBytes-4) + "Word"}, "Word"},
+		{"first 1000 names only", "[auth]", &metadata.Record{Authors: append(make([]metadata.Name, maxNames), metadata.Name{Family: "Late"})}, "anon"},
+		{"many tokens stop at the cut", strings.Repeat("[title]", 100), &metadata.Record{Title: "ab"}, strings.Repeat("ab", MaxMadeLen/2)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Make(tc.pattern, tc.rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("Make = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
 
