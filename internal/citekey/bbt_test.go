@@ -155,12 +155,30 @@ type bbtTranslation struct {
 // expressible, and the reason is returned.
 func translateBBT(c bbtCase) (bbtTranslation, string) {
 	f := strings.TrimSpace(strings.TrimPrefix(c.Formula, "(default)"))
-	for _, sep := range []string{";", "|"} {
-		if len(splitTop(f, sep)) > 1 {
-			return bbtTranslation{}, "alternative formulas (" + sep + "): a crossmem pattern has one formula"
-		}
-	}
 	out := bbtTranslation{fields: map[string]bool{}, unfolded: map[string]bool{}}
+	// Leading statements that only set something are settings, not
+	// alternatives.
+	statements := splitTop(f, ";")
+	for len(statements) > 1 {
+		name, args, filters, _ := parseCall(strings.TrimSpace(statements[0]))
+		if len(filters) > 0 || (name != "creatornames" && name != "postfix") {
+			break
+		}
+		if name == "creatornames" {
+			return bbtTranslation{}, "creatornames(…) sets a name template: crossmem's names are always family names"
+		}
+		if len(args) > 1 {
+			return bbtTranslation{}, "postfix with a start offset: BBT always adds a collision suffix"
+		}
+		if len(args) == 1 {
+			out.collisions = args[0].value
+		}
+		statements = statements[1:]
+	}
+	f = strings.TrimSpace(statements[0])
+	if len(statements) > 1 || len(splitTop(f, "|")) > 1 {
+		return bbtTranslation{}, "alternative formulas (; or |, tried in turn or by item type): a crossmem pattern is one formula"
+	}
 	var b strings.Builder
 	for _, p := range splitTop(f, "+") {
 		p = strings.TrimSpace(p)
@@ -177,7 +195,7 @@ func translateBBT(c bbtCase) (bbtTranslation, string) {
 		}
 		if name == "postfix" {
 			if len(args) > 1 {
-				return bbtTranslation{}, "postfix with a start offset: always adds a collision suffix"
+				return bbtTranslation{}, "postfix with a start offset: BBT always adds a collision suffix"
 			}
 			if len(args) == 1 {
 				out.collisions = args[0].value
@@ -291,6 +309,9 @@ func translateToken(name string, args []bbtArg, filters []bbtFilter, c bbtCase) 
 		}
 		field, kind = "title", "title"
 	default:
+		if why, ok := bbtNoToken[name]; ok {
+			return "", "", false, name + ": " + why
+		}
 		return "", "", false, "function " + name + ": no crossmem token"
 	}
 	if c.SkipOverridden && (kind == "short" || kind == "title") {
@@ -358,8 +379,11 @@ func translateToken(name string, args []bbtArg, filters []bbtFilter, c bbtCase) 
 				return "", "", false, ".select here has no crossmem equivalent"
 			}
 		case "prefix", "postfix":
-			if len(f.args) != 1 || !safeLiteral(f.args[0].value) {
-				return "", "", false, fmt.Sprintf(".%s(%v): crossmem literal text is A-Z a-z 0-9 _ - . only", f.name, f.args)
+			if len(f.args) != 1 {
+				return "", "", false, "." + f.name + " without one argument"
+			}
+			if !safeLiteral(f.args[0].value) {
+				return "", "", false, fmt.Sprintf(".%s(%q): crossmem literal text is A-Z a-z 0-9 _ - . only", f.name, f.args[0].value)
 			}
 			if f.name == "prefix" {
 				pre = f.args[0].value + pre
@@ -389,6 +413,23 @@ func translateToken(name string, args []bbtArg, filters []bbtFilter, c bbtCase) 
 		}
 	}
 	return pre + "[" + strings.Join(append([]string{field}, mods...), ":") + "]" + post, field, folded, ""
+}
+
+// bbtNoToken says why common BBT functions have no crossmem token.
+var bbtNoToken = map[string]string{
+	"title":        "BBT's title is the title words without skip-words and one-letter words, in their case; crossmem's [title] is the whole title",
+	"zotero":       "Zotero's own generator (family_firstword_year with its own stop-words, spaces in names kept as _)",
+	"shortyear":    "the last two digits of the year: no crossmem token",
+	"origyear":     "the original publication year: crossmem records one year",
+	"authEtal2":    "one or two family names or first-author + etal: no crossmem token",
+	"authEtAl":     "one or two family names or first-author + EtAl: no crossmem token",
+	"authorsAlpha": "BibTeX alpha-style author initials: no crossmem token",
+	"authForeIni":  "the first author's given-name initial: no crossmem token",
+	"authIni":      "author initials: no crossmem token",
+	"authshort":    "the first author, or initials of several: no crossmem token",
+	"authors":      "authors with min, n or etal: no crossmem token",
+	"creatornames": "a name template setting: crossmem's names are always family names",
+	"creators":     "creators of chosen types: no crossmem token",
 }
 
 // splitTop splits s at sep outside quotes and parentheses. A "|" that is
