@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crossmem/crossmem/internal/bibtex"
 	"github.com/crossmem/crossmem/internal/citekey"
 	"github.com/crossmem/crossmem/internal/csl"
 	"github.com/crossmem/crossmem/internal/identifier"
@@ -25,6 +26,9 @@ import (
 type ImportEntry struct {
 	Item csl.Item
 	Line int
+	// Warnings say what the reader dropped or guessed (an unknown LaTeX
+	// command, "and others", an unreadable date).
+	Warnings []string
 }
 
 // ImportOptions configures Import.
@@ -52,6 +56,9 @@ type ImportOutcome struct {
 	Status  string `json:"status"`             // ImportAdded, ImportExists or ImportAlias
 	FileKey string `json:"file_key,omitempty"` // the key in the file when it differs from CiteKey
 	Note    string `json:"note,omitempty"`     // why a key was replaced, which paper got the alias
+	// Warnings are what the file's reader dropped or guessed in this entry;
+	// an added entry keeps them in its metadata warnings.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Import adds entries to lib as metadata-only entries (sidecars without a
@@ -111,9 +118,10 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 		errs = append(errs, fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...)))
 	}
 	type pending struct {
-		e    ImportEntry
-		rec  *metadata.Record
-		note string
+		e     ImportEntry
+		rec   *metadata.Record
+		note  string
+		alias string // the file's key, kept as an alias of the assigned key
 	}
 	var fresh []pending
 	seen := map[string]int{} // lower-cased key → line
@@ -124,6 +132,9 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 
 	for _, e := range entries {
 		rec := e.Item.Record()
+		for _, w := range e.Warnings {
+			rec.Warn("import: " + w)
+		}
 		if rec.Title == "" && len(rec.Authors) == 0 && rec.ContainerTitle == "" {
 			fail(e.Line, "entry %q has no title, author or container title", e.Item.ID)
 			continue
@@ -134,7 +145,27 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 			continue
 		}
 		if err := citekey.Valid(key); err != nil {
-			fresh = append(fresh, pending{e: e, rec: rec, note: fmt.Sprintf("the file's key %q is not a usable cite key (%v)", key, err)})
+			p := pending{e: e, rec: rec, note: fmt.Sprintf("the file's key %q cannot be a crossmem cite key", key)}
+			if library.ValidAlias(key) == nil {
+				if prev, ok := seen[strings.ToLower(key)]; ok {
+					fail(e.Line, "cite key %q is used twice in the file (first on line %d)", key, prev)
+					continue
+				}
+				seen[strings.ToLower(key)] = e.Line
+				if owner := library.Owner(papers, key); owner != nil {
+					if !sameImportedWork(&owner.Metadata, rec) {
+						fail(e.Line, "cite key %q is already used in the library by a different work (%q)", key, owner.Metadata.Title)
+						continue
+					}
+					out = append(out, ImportOutcome{Line: e.Line, CiteKey: owner.CiteKey, Status: ImportExists, FileKey: key, Note: key + " is an alias of " + owner.CiteKey})
+					continue
+				}
+				p.alias = key
+				p.note += " (it is kept as an alias)"
+			} else {
+				p.note += fmt.Sprintf(" (%v)", err)
+			}
+			fresh = append(fresh, p)
 			continue
 		}
 		if prev, ok := seen[strings.ToLower(key)]; ok {
@@ -155,7 +186,7 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 			}
 			oc := ImportOutcome{Line: e.Line, CiteKey: owner.CiteKey, Status: ImportExists}
 			if owner.CiteKey != key {
-				oc.FileKey, oc.Note = key, "an alias of "+owner.CiteKey
+				oc.FileKey, oc.Note = key, key+" is an alias of "+owner.CiteKey
 			}
 			out = append(out, oc)
 			continue
@@ -167,7 +198,7 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 			continue
 		}
 		out = append(out, ImportOutcome{Line: e.Line, CiteKey: key, Status: ImportAdded})
-		writes = append(writes, newEntry(key, rec, o.File, now))
+		writes = append(writes, newEntry(key, rec, o.File, now, ""))
 	}
 	// Keys from the pattern, unique against the library and the file.
 	taken := func(k string) bool {
@@ -176,6 +207,12 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 	}
 	for _, p := range fresh {
 		if owner := findWork(papers, p.rec); owner != nil {
+			if p.alias != "" {
+				aliasOf[owner] = append(aliasOf[owner], p.alias)
+				out = append(out, ImportOutcome{Line: p.e.Line, CiteKey: owner.CiteKey, Status: ImportAlias, FileKey: p.alias,
+					Note: fmt.Sprintf("the library has this work as %s; %s is now an alias of it", owner.CiteKey, p.alias)})
+				continue
+			}
 			out = append(out, ImportOutcome{Line: p.e.Line, CiteKey: owner.CiteKey, Status: ImportExists, FileKey: p.e.Item.ID, Note: p.note})
 			continue
 		}
@@ -195,13 +232,20 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 			note = "the file gives no key"
 		}
 		out = append(out, ImportOutcome{Line: p.e.Line, CiteKey: key, Status: ImportAdded, FileKey: p.e.Item.ID, Note: note + "; assigned " + key})
-		writes = append(writes, newEntry(key, p.rec, o.File, now))
+		writes = append(writes, newEntry(key, p.rec, o.File, now, p.alias))
 	}
 	for owner, keys := range aliasOf {
 		writes = append(writes, addAliases(owner, keys))
 	}
 	if len(errs) > 0 {
 		return nil, nil, fmt.Errorf("%d problem(s) in the import file, nothing imported:\n%w", len(errs), errors.Join(errs...))
+	}
+	warnings := map[int][]string{}
+	for _, e := range entries {
+		warnings[e.Line] = e.Warnings
+	}
+	for i := range out {
+		out[i].Warnings = warnings[out[i].Line]
 	}
 	sortOutcomes(out)
 	return out, writes, nil
@@ -212,7 +256,7 @@ func sortOutcomes(out []ImportOutcome) {
 }
 
 // newEntry writes the sidecar of a metadata-only entry.
-func newEntry(key string, rec *metadata.Record, file string, now time.Time) write {
+func newEntry(key string, rec *metadata.Record, file string, now time.Time, alias string) write {
 	return func(lib *library.Library) (func(), error) {
 		p, err := lib.NewPaper(key, now.Unix())
 		if err != nil {
@@ -225,6 +269,9 @@ func newEntry(key string, rec *metadata.Record, file string, now time.Time) writ
 			CapturedAt: strconv.FormatInt(now.Unix(), 10),
 			Source:     library.Source{Kind: "import", Input: file},
 			Imported:   &imported,
+		}
+		if alias != "" {
+			p.Aliases = []string{alias}
 		}
 		setRecord(&p.Sidecar, rec)
 		if err := lib.WriteSidecar(p); err != nil {
@@ -455,5 +502,15 @@ func ParseImport(name string, data []byte) ([]ImportEntry, string, error) {
 		}
 		return out, FormatCSLJSON, nil
 	}
-	return nil, FormatBibTeX, fmt.Errorf("%s: BibTeX import is not available yet", name)
+	entries, err := bibtex.Parse(data)
+	if err != nil {
+		return nil, FormatBibTeX, fmt.Errorf("%s: %w", name, err)
+	}
+	entries, _ = bibtex.Inherit(entries)
+	out := make([]ImportEntry, 0, len(entries))
+	for _, e := range entries {
+		it, warnings := e.Item()
+		out = append(out, ImportEntry{Item: it, Line: e.Line, Warnings: warnings})
+	}
+	return out, FormatBibTeX, nil
 }

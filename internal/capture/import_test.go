@@ -267,3 +267,64 @@ func TestCaptureAttachesToSameWork(t *testing.T) {
 		t.Errorf("%d papers, want 1", len(papers))
 	}
 }
+
+func TestParseImportBibTeX(t *testing.T) {
+	bib := `% exported from DBLP
+@inproceedings{DBLP:conf/sigmod/PandeyCDBFJ21,
+  author    = {Prashant Pandey and Alex Conway and others},
+  title     = {Vector Quotient Filters},
+  booktitle = {{SIGMOD} '21},
+  year      = {2021},
+  doi       = {10.1145/3448016.3452841}
+}
+
+@article{mueller2020,
+  author = {M{\"u}ller, J{\"o}rg and de la Cruz, Ana},
+  title = {On {B}ayesian Things},
+  journal = {J. Stat.},
+  year = 2020, month = mar
+}
+`
+	entries, format, err := ParseImport("refs.bib", []byte(bib))
+	if err != nil || format != FormatBibTeX || len(entries) != 2 {
+		t.Fatalf("ParseImport: %v, %s, %d entries", err, format, len(entries))
+	}
+	if entries[0].Line != 2 || entries[1].Line != 10 {
+		t.Errorf("lines %d, %d; want 2, 10", entries[0].Line, entries[1].Line)
+	}
+	if len(entries[0].Warnings) == 0 || !strings.Contains(strings.Join(entries[0].Warnings, " "), "others") {
+		t.Errorf("no warning about \"and others\": %v", entries[0].Warnings)
+	}
+	lib := openLibrary(t)
+	out, err := Import(t.Context(), lib, entries, importOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0].CiteKey != "pandey2021vector" || !strings.Contains(out[0].Note, "kept as an alias") || len(out[0].Warnings) == 0 {
+		t.Errorf("DBLP entry: %+v", out[0])
+	}
+	if out[1].CiteKey != "mueller2020" || out[1].Status != ImportAdded {
+		t.Errorf("second entry: %+v", out[1])
+	}
+	p, err := lib.Find("DBLP:conf/sigmod/PandeyCDBFJ21")
+	if err != nil || p.CiteKey != "pandey2021vector" {
+		t.Fatalf("DBLP key does not resolve: %v %v", p, err)
+	}
+	if !slices.ContainsFunc(p.Warnings, func(w string) bool { return strings.HasPrefix(w, "import: ") }) {
+		t.Errorf("reader warnings not kept in the record: %v", p.Warnings)
+	}
+	m := out[1]
+	q, err := lib.Find(m.CiteKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := q.Metadata.Authors; len(a) != 2 || a[0].Family != "Müller" || a[1].Family != "de la Cruz" || q.Metadata.Issued.Month != 3 {
+		t.Errorf("decoded record: %+v %+v", a, q.Metadata.Issued)
+	}
+
+	// Malformed BibTeX: the line and the reason, nothing imported.
+	_, _, err = ParseImport("bad.bib", []byte("@article{a,\n  title = {T},\n  year = {2020\n}\n\n@misc{b, title = {U}}\n"))
+	if err == nil || !strings.Contains(err.Error(), "bad.bib: ") || !strings.Contains(err.Error(), "line 1: entry \"a\" is not closed") {
+		t.Errorf("malformed BibTeX: %v", err)
+	}
+}

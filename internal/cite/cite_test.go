@@ -143,3 +143,68 @@ func TestBibliography(t *testing.T) {
 		t.Errorf("empty CSL-JSON = %q", js)
 	}
 }
+
+// TestSuggest is the seed's fuzzy score over the library's keys and
+// titles.
+func TestSuggest(t *testing.T) {
+	lib, err := library.Open(filepath.Join(t.TempDir(), "home"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range []struct{ key, title string }{
+		{"vaswani2017attention", "Attention Is All You Need"},
+		{"devlin2019bert", "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding"},
+		{"lecun2015deep", "Deep Learning"},
+		{"bahdanau2015neural", "Neural Machine Translation by Jointly Learning to Align and Translate"},
+	} {
+		add(t, lib, p.key, int64(i+1), metadata.Record{Title: p.title}, nil)
+	}
+	papers, _ := lib.Papers()
+	for _, tc := range []struct {
+		q    string
+		n    int
+		want []string
+	}{
+		// Key substring (+10) and key token (+3) beat everything else.
+		{"vaswani", 5, []string{"vaswani2017attention"}},
+		// A typo in the cite key still finds it (+8).
+		{"vaswani2017atention", 5, []string{"vaswani2017attention"}},
+		{"devlin2019bret", 5, []string{"devlin2019bert"}},
+		// Full title substring (+5) plus title tokens (+2 each) plus the
+		// key token "deep" (+3): lecun 12; bahdanau ("Jointly Learning")
+		// and devlin ("Deep Bidirectional") 2 each, tie broken by key.
+		{"deep learning", 5, []string{"lecun2015deep", "bahdanau2015neural", "devlin2019bert"}},
+		// Title tokens, case-insensitive; ties broken by cite key.
+		{"TRANSLATE", 5, []string{"bahdanau2015neural"}},
+		{"learning", 5, []string{"bahdanau2015neural", "lecun2015deep"}},
+		// Shared year token in two keys, tie broken by key.
+		{"2015", 5, []string{"bahdanau2015neural", "lecun2015deep"}},
+		{"2015", 1, []string{"bahdanau2015neural"}},
+		{"quantum chromodynamics", 5, []string{}},
+		{"", 5, []string{}},
+		{"   ", 5, []string{}},
+	} {
+		got := []string{}
+		for _, s := range suggest(tc.q, papers, tc.n) {
+			got = append(got, s.CiteKey)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("suggest(%q, %d) = %v, want %v", tc.q, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestSuggestAtMostFive(t *testing.T) {
+	lib, err := library.Open(filepath.Join(t.TempDir(), "home"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range []string{"smith2020a", "smith2020b", "smith2020c", "smith2020d", "smith2020e", "smith2020f", "smith2020g"} {
+		add(t, lib, k, int64(i+1), metadata.Record{Title: "Transport in " + k}, nil)
+	}
+	_, err = (&Citer{Lib: lib}).Cite("smith2020", citation.APA)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || len(nf.Suggestions) != 5 || nf.Suggestions[4].CiteKey != "smith2020e" {
+		t.Errorf("suggestions: %v", err)
+	}
+}

@@ -2,43 +2,60 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/crossmem/crossmem/internal/citation"
 	"github.com/crossmem/crossmem/internal/mcpserver"
-	"github.com/crossmem/crossmem/internal/wiki"
 )
 
 func newCiteCommand(a *app) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "cite <cite_key>",
-		Short: "Print a citation from the wiki note (the CLI face of crossmem_cite)",
-		Long: `Print the citation of <cite_key> in the requested format, read from the
-Citations section of its wiki note. Same result as the crossmem_cite MCP tool.
-Unknown keys print the closest cite keys in the library.
+		Short: "Print a paper's citation in a style or export format (the CLI face of crossmem_cite)",
+		Long: `Print the citation of <cite_key> (or of a paper that has it as an alias) in the
+requested format, rendered from the library's reconciled metadata by the same
+formatters that write the wiki notes' Citations sections and answer the
+crossmem_cite MCP tool. Works for imported entries without a PDF too. Unknown
+keys print the closest cite keys in the library.
 
-Formats: bibtex (default), apa, mla, chicago, ieee.
+Formats:
+  bibtex                  BibTeX entry (default)
+  biblatex                BibLaTeX entry (biber)
+  csl-json                CSL-JSON item (pandoc, Zotero, any CSL processor)
+  apa                     APA 7th edition
+  mla                     MLA 9th edition
+  chicago                 Chicago notes-bibliography, bibliography entry
+  chicago-author-date     Chicago author-date, reference-list entry
+  chicago-17, chicago-author-date-17
+                          the 17th edition explicitly ("chicago" and
+                          "chicago-author-date" follow [citation] chicago_edition,
+                          default 18)
+  ieee                    IEEE
 
-Exit status: 0 printed, 1 unknown key or missing format, 2 usage error.`,
+Exit status: 0 printed, 1 unknown key or nothing to cite, 2 usage error.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			heading, ok := mcpserver.Heading(format)
-			if !ok {
+			if _, err := citation.ParseStyle(format); err != nil {
 				return usageError{fmt.Errorf("unknown format %q: use one of %s", format, mcpserver.FormatNames())}
 			}
-			lib, err := a.library()
+			c, err := a.citer()
 			if err != nil {
 				return err
 			}
-			text, err := wiki.NewStore(lib.WikiDir()).Cite(argv[0], heading)
+			out, err := mcpserver.Cite(&c, argv[0], format)
 			if err != nil {
 				return err
 			}
 			if a.json {
-				return a.writeJSON(mcpserver.CiteOutput{CiteKey: argv[0], Format: format, Citation: text})
+				return a.writeJSON(out)
 			}
-			fmt.Fprintln(a.io.Out, text)
+			fmt.Fprintln(a.io.Out, strings.TrimRight(out.Citation, "\n"))
+			if out.PaperCiteKey != "" {
+				fmt.Fprintf(a.io.Err, "crossmem: notice: %s is an alias of %s (renamed with crossmem rekey)\n", out.CiteKey, out.PaperCiteKey)
+			}
 			return nil
 		},
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/crossmem/crossmem/internal/citation"
+	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/config"
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
@@ -112,6 +114,24 @@ func (a *app) library() (*library.Library, error) {
 	}
 	a.lib = lib
 	return lib, nil
+}
+
+// citer renders citations as the configuration says ([citation] version,
+// chicago_edition, bibtex_unicode).
+func (a *app) citer() (cite.Citer, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return cite.Citer{}, err
+	}
+	lib, err := a.library()
+	if err != nil {
+		return cite.Citer{}, err
+	}
+	c := cite.Citer{Lib: lib, Version: cfg.CiteVersion, ChicagoEdition: cfg.ChicagoEdition}
+	if cfg.BibTeXLaTeX {
+		c.Unicode = citation.UnicodeLaTeX
+	}
+	return c, nil
 }
 
 func (a *app) pdfEngine(ctx context.Context) (*pdf.Engine, error) {

@@ -93,7 +93,11 @@ func runCompile(cmd *cobra.Command, a *app, key string, o compileOptions) error 
 	if err != nil {
 		return err
 	}
-	opts := compile.Options{Engine: engine, CiteVersion: cfg.CiteVersion}
+	c, err := a.citer()
+	if err != nil {
+		return err
+	}
+	opts := compile.Options{Engine: engine, Cite: c}
 	info := llmJSON{}
 	if !o.noLLM {
 		client := llm.New(cfg.OllamaHost, cfg.OllamaModel)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crossmem/crossmem/internal/capture"
+	"github.com/crossmem/crossmem/internal/compile"
 )
 
 // importJSON is import's --json output.
@@ -79,6 +80,11 @@ func runImport(cmd *cobra.Command, a *app, file string, dryRun bool) error {
 			added++
 		}
 	}
+	if !dryRun {
+		if err := restampChanged(cmd, a, out); err != nil {
+			return err
+		}
+	}
 	if a.json {
 		if out == nil {
 			out = []capture.ImportOutcome{}
@@ -91,11 +97,45 @@ func runImport(cmd *cobra.Command, a *app, file string, dryRun bool) error {
 	}
 	for _, o := range out {
 		line := fmt.Sprintf("[import] line %d: %s %s", o.Line, o.Status, o.CiteKey)
-		if o.Note != "" {
+		switch {
+		case o.Note != "":
 			line += " (" + o.Note + ")"
+		case o.FileKey != "" && o.FileKey != o.CiteKey:
+			line += " (the file's key " + o.FileKey + ")"
 		}
 		fmt.Fprintln(a.io.Out, line)
+		for _, w := range o.Warnings {
+			fmt.Fprintf(a.io.Out, "[import] line %d: warning: %s\n", o.Line, w)
+		}
 	}
 	fmt.Fprintf(a.io.Out, "[import] %s %d of %d entries from %s (%s); attach PDFs with: crossmem capture <pdf> --cite-key <key>\n", verb, added, len(out), file, format)
+	return nil
+}
+
+// restampChanged rewrites the notes of compiled papers whose metadata or
+// aliases the import changed.
+func restampChanged(cmd *cobra.Command, a *app, out []capture.ImportOutcome) error {
+	lib, err := a.library()
+	if err != nil {
+		return err
+	}
+	c, err := a.citer()
+	if err != nil {
+		return err
+	}
+	done := map[string]bool{}
+	for _, o := range out {
+		if (o.Status != capture.ImportUpdated && o.Status != capture.ImportAlias) || done[o.CiteKey] {
+			continue
+		}
+		done[o.CiteKey] = true
+		p, err := lib.Find(o.CiteKey)
+		if err != nil || !p.HasNote() {
+			continue
+		}
+		if _, err := compile.Restamp(cmd.Context(), lib, p.CiteKey, c); err != nil {
+			return fmt.Errorf("imported, but updating the note of %s failed (run crossmem compile %s): %w", p.CiteKey, p.CiteKey, err)
+		}
+	}
 	return nil
 }

@@ -58,7 +58,11 @@ Exit status: 0 clean shutdown, 1 server error.`,
 				}
 			}
 			logger.Info("crossmem MCP server ready", "wiki", lib.WikiDir())
-			s := &mcpserver.Server{Store: store, Searcher: &search.Scan{Store: store}, Version: Version}
+			c, err := a.citer()
+			if err != nil {
+				return err
+			}
+			s := &mcpserver.Server{Citer: &c, Searcher: &search.Scan{Store: store}, Version: Version}
 			return s.Serve(cmd.Context(), &mcp.IOTransport{Reader: nopReadCloser{a.io.In}, Writer: nopWriteCloser{a.io.Out}})
 		},
 	}

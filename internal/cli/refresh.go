@@ -42,10 +42,6 @@ be reached or do not know the paper), 2 usage error.`,
 }
 
 func runRefresh(cmd *cobra.Command, a *app, key string) error {
-	cfg, err := a.config()
-	if err != nil {
-		return err
-	}
 	lib, err := a.library()
 	if err != nil {
 		return err
@@ -61,7 +57,11 @@ func runRefresh(cmd *cobra.Command, a *app, key string) error {
 	}
 	notePath := ""
 	if res.Paper.HasNote() {
-		if notePath, err = compile.Restamp(cmd.Context(), lib, res.Paper.CiteKey, cfg.CiteVersion); err != nil {
+		c, err := a.citer()
+		if err != nil {
+			return err
+		}
+		if notePath, err = compile.Restamp(cmd.Context(), lib, res.Paper.CiteKey, c); err != nil {
 			return fmt.Errorf("metadata refreshed, but updating the note failed: %w", err)
 		}
 	}

@@ -41,10 +41,6 @@ Exit status: 0 renamed, 1 error (unknown key, new key taken or invalid), 2 usage
 }
 
 func runRekey(cmd *cobra.Command, a *app, old, new string) error {
-	cfg, err := a.config()
-	if err != nil {
-		return err
-	}
 	lib, err := a.library()
 	if err != nil {
 		return err
@@ -52,7 +48,11 @@ func runRekey(cmd *cobra.Command, a *app, old, new string) error {
 	if err := library.ValidKey(new); err != nil {
 		return usageError{fmt.Errorf("new cite key: %w", err)}
 	}
-	p, notePath, err := compile.Rekey(cmd.Context(), lib, old, new, cfg.CiteVersion)
+	c, err := a.citer()
+	if err != nil {
+		return err
+	}
+	p, notePath, err := compile.Rekey(cmd.Context(), lib, old, new, c)
 	if err != nil {
 		if errors.Is(err, library.ErrNotFound) {
 			return fmt.Errorf("%w\ncrossmem: hint: name the paper by its current cite key", err)

@@ -20,7 +20,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/citation"
-	"github.com/crossmem/crossmem/internal/csl"
+	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/layout"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/llm"
@@ -49,10 +49,10 @@ type Options struct {
 	// and, with stage "llm", after each chunk is annotated. It runs on the
 	// caller's goroutine.
 	Progress func(stage string, i, n int)
-	// CiteVersion "published" renders the note's citations from the
-	// published version of a captured preprint when it is known; "" or
-	// "captured" cites the captured version.
-	CiteVersion string
+	// Cite renders the note's citations: which version to cite (captured
+	// or published), the Chicago edition, BibTeX's Unicode handling. Its
+	// Lib is not used.
+	Cite cite.Citer
 }
 
 // Result describes a written note.
@@ -91,7 +91,7 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 	}
 
 	n := &note.Note{Chunks: built.Chunks}
-	stamp(n, paper, opts.CiteVersion)
+	stamp(n, paper, &opts.Cite)
 	n.Front.Chunks = len(built.Chunks)
 	n.Front.Pages = built.Pages
 	for _, u := range built.Unquotable {
@@ -123,15 +123,14 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 }
 
 // stamp sets a note's frontmatter (all but chunks, pages and unquotable
-// pages) and its citations from the paper's sidecar. citeVersion
-// "published" renders the citations from the published version when the
-// sidecar knows it (config [citation] version); anything else cites the
-// captured version.
-func stamp(n *note.Note, paper *library.Paper, citeVersion string) {
+// pages) and its citations from the paper's sidecar, the citations through
+// c (internal/cite, as `crossmem cite` renders them).
+func stamp(n *note.Note, paper *library.Paper, c *cite.Citer) {
 	rec := paper.Metadata
 	keep := n.Front
 	n.Front = note.Frontmatter{
 		CiteKey:         paper.CiteKey,
+		Aliases:         paper.Aliases,
 		Title:           rec.Title,
 		Authors:         rec.AuthorDisplay(),
 		Year:            rec.Year(),
@@ -157,55 +156,36 @@ func stamp(n *note.Note, paper *library.Paper, citeVersion string) {
 	if n.Front.Title == "" {
 		n.Front.Title = paper.CiteKey
 	}
-	cite := rec
-	if citeVersion == CitePublished && paper.Published != nil && paper.Published.Title != "" {
-		cite = *paper.Published
-		n.Front.CitedVersion = CitePublished
-	}
 	n.Citations = nil
-	item := csl.FromRecord(&cite, paper.CiteKey)
 	for _, st := range citation.NoteStyles() {
-		text, err := citation.Format(item, st)
+		ci, err := c.Paper(paper, paper.CiteKey, st)
 		if err != nil {
 			// A record too thin to cite (e.g. a local PDF captured with only
 			// --cite-key) gets no citation section; cite reports that.
 			continue
 		}
-		n.Citations = append(n.Citations, note.Citation{Style: StyleHeading(st), Text: text})
+		if ci.CitedVersion == cite.Published {
+			n.Front.CitedVersion = cite.Published
+		}
+		n.Citations = append(n.Citations, note.Citation{Style: StyleHeading(st), Text: ci.Text})
 	}
 }
 
-// CitePublished is the Options.CiteVersion that cites the published
-// version of a preprint when it is known.
-const CitePublished = "published"
-
 // Restamp rewrites the frontmatter and citations of key's existing note
-// from its sidecar (after `crossmem refresh`), keeping the chunks: no PDF is
-// read. It returns the note's path.
-func Restamp(ctx context.Context, lib *library.Library, key, citeVersion string) (string, error) {
-	paper, err := lib.Find(key)
-	if err != nil {
-		return "", err
-	}
-	data, err := os.ReadFile(paper.NotePath)
-	if err != nil {
-		return "", fmt.Errorf("read note of %s: %w", key, err)
-	}
-	n, err := note.Parse(data)
-	if err != nil {
-		return "", fmt.Errorf("parse note %s: %w", paper.NotePath, err)
-	}
-	stamp(n, paper, citeVersion)
-	out, err := note.Format(n)
-	if err != nil {
-		return "", err
-	}
+// from its sidecar (after `crossmem refresh` or `crossmem import`), keeping
+// the chunks: no PDF is read. It takes the library lock and returns the
+// note's path.
+func Restamp(ctx context.Context, lib *library.Library, key string, c cite.Citer) (string, error) {
 	unlock, err := lib.Lock(ctx)
 	if err != nil {
 		return "", err
 	}
 	defer unlock()
-	return paper.NotePath, library.WriteFileAtomic(paper.NotePath, out, 0o644)
+	paper, err := lib.Find(key)
+	if err != nil {
+		return "", err
+	}
+	return paper.NotePath, rewriteNote(paper, &c)
 }
 
 // StyleHeading returns the "### " heading a style has in a note.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/note"
 )
@@ -13,7 +14,7 @@ import (
 // (library.RenameKey: files renamed, old kept as an alias) and rewrites the
 // frontmatter and citations of its note, if it has one, for the new key.
 // It returns the renamed paper and the note's path ("" when not compiled).
-func Rekey(ctx context.Context, lib *library.Library, old, new, citeVersion string) (*library.Paper, string, error) {
+func Rekey(ctx context.Context, lib *library.Library, old, new string, c cite.Citer) (*library.Paper, string, error) {
 	unlock, err := lib.Lock(ctx)
 	if err != nil {
 		return nil, "", err
@@ -26,7 +27,7 @@ func Rekey(ctx context.Context, lib *library.Library, old, new, citeVersion stri
 	if !p.HasNote() {
 		return p, "", nil
 	}
-	if err := rewriteNote(p, citeVersion); err != nil {
+	if err := rewriteNote(p, &c); err != nil {
 		return p, "", fmt.Errorf("%s is renamed to %s, but its note could not be updated (run `crossmem compile %s`): %w", old, new, new, err)
 	}
 	return p, p.NotePath, nil
@@ -34,7 +35,7 @@ func Rekey(ctx context.Context, lib *library.Library, old, new, citeVersion stri
 
 // rewriteNote re-stamps paper's note from its sidecar, keeping the chunks.
 // The caller holds the library lock.
-func rewriteNote(paper *library.Paper, citeVersion string) error {
+func rewriteNote(paper *library.Paper, c *cite.Citer) error {
 	data, err := os.ReadFile(paper.NotePath)
 	if err != nil {
 		return fmt.Errorf("read note of %s: %w", paper.CiteKey, err)
@@ -43,7 +44,7 @@ func rewriteNote(paper *library.Paper, citeVersion string) error {
 	if err != nil {
 		return fmt.Errorf("parse note %s: %w", paper.NotePath, err)
 	}
-	stamp(n, paper, citeVersion)
+	stamp(n, paper, c)
 	out, err := note.Format(n)
 	if err != nil {
 		return err

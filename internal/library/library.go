@@ -33,6 +33,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/crossmem/crossmem/internal/citekey"
 	"github.com/crossmem/crossmem/internal/metadata"
@@ -149,6 +150,27 @@ func (p *Paper) HasNote() bool {
 	return err == nil
 }
 
+// MaxAliasLen is the longest alias ValidAlias accepts.
+const MaxAliasLen = 200
+
+// ValidAlias checks that key can be an alias: any key a BibTeX, BibLaTeX
+// or pandoc draft can cite, 1 to MaxAliasLen characters (letters, digits
+// and ASCII punctuation) without whitespace or any of , { } ( ) " ' # % ~
+// \ =. It is wider than ValidKey because aliases never become file names:
+// a Better BibTeX or DBLP key such as "DBLP:conf/sigmod/PandeyCDBFJ21"
+// can be kept as an alias of the cite key crossmem assigns.
+func ValidAlias(key string) error {
+	if key == "" || len(key) > MaxAliasLen {
+		return fmt.Errorf("invalid alias %q: use 1-%d characters", key, MaxAliasLen)
+	}
+	for _, r := range key {
+		if strings.ContainsRune(`,{}()"'#%~\=`, r) || !(unicode.IsLetter(r) || unicode.IsDigit(r) || (r > ' ' && r < 0x7f)) {
+			return fmt.Errorf("invalid alias %q: character %q not allowed", key, r)
+		}
+	}
+	return nil
+}
+
 // ValidKey checks that key can be used as a cite key and inside a file
 // name (citekey.Valid: ASCII letters, digits and _ - : . only, no "..").
 func ValidKey(key string) error { return citekey.Valid(key) }
@@ -237,10 +259,13 @@ func (l *Library) paper(stamp string, sc Sidecar) *Paper {
 // that has key among its Aliases (then p.CiteKey != key). It returns an
 // error wrapping ErrNotFound when there is none.
 func (l *Library) Find(key string) (*Paper, error) {
-	if ValidKey(key) != nil {
+	if ValidAlias(key) != nil {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, key)
 	}
-	matches, _ := filepath.Glob(filepath.Join(l.RawDir(), "*_"+globEscape(key)+".meta.json"))
+	var matches []string
+	if ValidKey(key) == nil {
+		matches, _ = filepath.Glob(filepath.Join(l.RawDir(), "*_"+globEscape(key)+".meta.json"))
+	}
 	for _, m := range matches {
 		sm := stampName.FindStringSubmatch(filepath.Base(m))
 		if sm == nil || sm[2] != key {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -119,5 +120,31 @@ func TestMetadataOnlyEntry(t *testing.T) {
 	}
 	if got := names(t, lib.RawDir()); !slices.Equal(got, []string{"1700000000_imp.meta.json"}) {
 		t.Errorf("raw/ = %v", got)
+	}
+}
+
+func TestValidAliasAndFind(t *testing.T) {
+	for _, ok := range []string{"DBLP:conf/sigmod/PandeyCDBFJ21", "Müller2020", "a+b", "x"} {
+		if err := ValidAlias(ok); err != nil {
+			t.Errorf("ValidAlias(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "a b", "a,b", "a{b", "a%b", "a\\b", "tab\tkey", strings.Repeat("x", MaxAliasLen+1)} {
+		if ValidAlias(bad) == nil {
+			t.Errorf("ValidAlias(%q) accepted", bad)
+		}
+	}
+	lib := openLib(t)
+	p := addPaper(t, lib, "pandey2021vector", 1700000000)
+	p.Aliases = []string{"DBLP:conf/sigmod/PandeyCDBFJ21"}
+	if err := lib.WriteSidecar(p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := lib.Find("DBLP:conf/sigmod/PandeyCDBFJ21")
+	if err != nil || got.CiteKey != "pandey2021vector" {
+		t.Errorf("Find(DBLP key) = %v, %v", got, err)
+	}
+	if _, err := lib.Find("../raw/x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Find(path) = %v", err)
 	}
 }

@@ -2,7 +2,7 @@
 // Protocol (official Go SDK): the tools crossmem_cite and crossmem_recall,
 // with the parameters, defaults and messages of the seed's MCP pages.
 //
-// Tool handlers call the same packages as the CLI (internal/wiki for
+// Tool handlers call the same packages as the CLI (internal/cite for
 // citations, internal/search for recall). Nothing here writes to stdout:
 // over stdio, stdout carries only protocol frames.
 package mcpserver
@@ -10,50 +10,32 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/crossmem/crossmem/internal/citation"
+	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/search"
-	"github.com/crossmem/crossmem/internal/wiki"
 )
 
-// Formats are the citation formats crossmem_cite accepts, by the name the
-// caller passes, with the note section each reads.
-var Formats = []struct{ Name, Heading string }{
-	{"bibtex", "BibTeX"},
-	{"apa", "APA"},
-	{"mla", "MLA"},
-	{"chicago", "Chicago"},
-	{"ieee", "IEEE"},
-}
-
-// Heading returns the note section heading for a format name
-// (case-insensitive), or false for an unknown format.
-func Heading(format string) (string, bool) {
-	for _, f := range Formats {
-		if strings.EqualFold(f.Name, strings.TrimSpace(format)) {
-			return f.Heading, true
-		}
-	}
-	return "", false
-}
-
-// FormatNames lists the accepted format names, comma-separated.
+// FormatNames lists the formats crossmem_cite accepts (citation.Styles),
+// comma-separated.
 func FormatNames() string {
-	names := make([]string, len(Formats))
-	for i, f := range Formats {
-		names[i] = f.Name
+	names := make([]string, 0, len(citation.Styles()))
+	for _, st := range citation.Styles() {
+		names = append(names, string(st))
 	}
 	return strings.Join(names, ", ")
 }
 
 // Server holds what the tools read.
 type Server struct {
-	Store    *wiki.Store
+	// Citer renders crossmem_cite's citations from the library's sidecars,
+	// as `crossmem cite` does.
+	Citer    *cite.Citer
 	Searcher search.Searcher
 	Version  string
 }
@@ -61,14 +43,48 @@ type Server struct {
 // CiteInput is crossmem_cite's arguments.
 type CiteInput struct {
 	CiteKey string `json:"cite_key" jsonschema:"Citation key, e.g. vaswani2017attention"`
-	Format  string `json:"format,omitempty" jsonschema:"One of: bibtex, apa, mla, chicago, ieee (default bibtex)"`
+	Format  string `json:"format,omitempty" jsonschema:"Citation style: apa, mla, chicago (notes-bibliography), chicago-author-date, ieee, bibtex, biblatex or csl-json (also chicago-17, chicago-author-date-17); default bibtex"`
 }
 
-// CiteOutput is crossmem_cite's structured result.
+// CiteOutput is crossmem_cite's structured result (and `crossmem cite
+// --json`).
 type CiteOutput struct {
-	CiteKey  string `json:"cite_key"`
-	Format   string `json:"format"`
-	Citation string `json:"citation"`
+	// CiteKey is the key asked for; PaperCiteKey the paper's current key
+	// when CiteKey is an alias of it (crossmem rekey).
+	CiteKey      string `json:"cite_key"`
+	PaperCiteKey string `json:"paper_cite_key,omitempty"`
+	Format       string `json:"format"`
+	Citation     string `json:"citation"`
+	// CitedVersion is "captured" or "published" (config [citation] version).
+	CitedVersion string `json:"cited_version"`
+	// Warnings are the metadata reconciliation warnings of the cited record:
+	// sources that disagreed or could not be cross-checked.
+	Warnings []string `json:"warnings"`
+}
+
+// Cite renders key in format for crossmem_cite and `crossmem cite`.
+// Errors: an unknown format (mention the valid ones), *cite.NotFoundError,
+// cite.ErrNothingToCite.
+func Cite(c *cite.Citer, key, format string) (CiteOutput, error) {
+	if strings.TrimSpace(format) == "" {
+		format = string(citation.BibTeX)
+	}
+	st, err := citation.ParseStyle(format)
+	if err != nil {
+		return CiteOutput{}, fmt.Errorf("unknown format '%s'. Use one of: %s", format, FormatNames())
+	}
+	ci, err := c.Cite(strings.TrimSpace(key), st)
+	if err != nil {
+		return CiteOutput{}, err
+	}
+	out := CiteOutput{CiteKey: ci.Key, Format: string(st), Citation: ci.Text, CitedVersion: ci.CitedVersion, Warnings: ci.Warnings}
+	if ci.CiteKey != ci.Key {
+		out.PaperCiteKey = ci.CiteKey
+	}
+	if out.Warnings == nil {
+		out.Warnings = []string{}
+	}
+	return out, nil
 }
 
 // RecallInput is crossmem_recall's arguments.
@@ -93,14 +109,14 @@ func (s *Server) New() (*mcp.Server, error) {
 	}
 	citeSchema.Required = []string{"cite_key"}
 	citeSchema.Properties["format"].Default = json.RawMessage(`"bibtex"`)
-	enum := make([]any, len(Formats))
-	for i, f := range Formats {
-		enum[i] = f.Name
+	var enum []any
+	for _, st := range citation.Styles() {
+		enum = append(enum, string(st))
 	}
 	citeSchema.Properties["format"].Enum = enum
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "crossmem_cite",
-		Description: "Look up a citation by cite key and return it in the requested format (bibtex, apa, mla, chicago, ieee). Unknown keys return the closest cite keys in the library.",
+		Description: "Look up a citation by cite key and return it in the requested format (bibtex, biblatex, csl-json, apa, mla, chicago, chicago-author-date, ieee), rendered from the library's reconciled metadata. Unknown keys return the closest cite keys in the library; never invent a citation for a key this tool does not know.",
 		InputSchema: citeSchema,
 	}, s.cite)
 
@@ -132,26 +148,11 @@ func errorResult(msg string) *mcp.CallToolResult {
 }
 
 func (s *Server) cite(ctx context.Context, _ *mcp.CallToolRequest, in CiteInput) (*mcp.CallToolResult, CiteOutput, error) {
-	format := in.Format
-	if format == "" {
-		format = "bibtex"
-	}
-	heading, ok := Heading(format)
-	if !ok {
-		return errorResult(fmt.Sprintf("unknown format '%s'. Use one of: %s", format, FormatNames())), CiteOutput{}, nil
-	}
-	key := strings.TrimSpace(in.CiteKey)
-	text, err := s.Store.Cite(key, heading)
+	out, err := Cite(s.Citer, in.CiteKey, in.Format)
 	if err != nil {
-		var nf *wiki.NotFoundError
-		var ff *wiki.FormatNotFoundError
-		if errors.As(err, &nf) || errors.As(err, &ff) {
-			return errorResult(err.Error()), CiteOutput{}, nil
-		}
-		return nil, CiteOutput{}, err
+		return errorResult(err.Error()), CiteOutput{}, nil
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}},
-		CiteOutput{CiteKey: key, Format: strings.ToLower(format), Citation: text}, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Citation}}}, out, nil
 }
 
 func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {

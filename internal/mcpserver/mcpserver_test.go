@@ -28,8 +28,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/crossmem/crossmem/internal/citation"
+	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/cli"
 	"github.com/crossmem/crossmem/internal/corpustest"
+	cmlibrary "github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/mcpserver"
 	"github.com/crossmem/crossmem/internal/search"
 	"github.com/crossmem/crossmem/internal/wiki"
@@ -170,13 +173,17 @@ func copyLibrary(t testing.TB, lib library) library {
 	return library{Home: dst}
 }
 
-// connect starts the server on wikiDir, wired as `crossmem mcp serve` wires
+// connect starts the server on lib, wired as `crossmem mcp serve` wires
 // it, and returns a connected client session. Cleanup closes the session
 // and checks that the server then stops.
-func connect(t *testing.T, wikiDir string) *mcp.ClientSession {
+func connect(t *testing.T, lib library) *mcp.ClientSession {
 	t.Helper()
-	store := wiki.NewStore(wikiDir)
-	s := &mcpserver.Server{Store: store, Searcher: &search.Scan{Store: store}, Version: "test"}
+	store := wiki.NewStore(lib.wikiDir())
+	l, err := cmlibrary.Open(lib.Home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &mcpserver.Server{Citer: &cite.Citer{Lib: l}, Searcher: &search.Scan{Store: store}, Version: "test"}
 	serverT, clientT := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -411,7 +418,7 @@ func recall(t *testing.T, cs *mcp.ClientSession, args map[string]any) ([]textHit
 }
 
 func TestToolsList(t *testing.T) {
-	cs := connect(t, fixtureLibrary(t).wikiDir())
+	cs := connect(t, fixtureLibrary(t))
 	if info := cs.InitializeResult().ServerInfo; info.Name != "crossmem" || info.Version != "test" {
 		t.Errorf("serverInfo = %+v, want crossmem/test", info)
 	}
@@ -469,7 +476,7 @@ func TestToolsList(t *testing.T) {
 	if format.Type != "string" || string(format.Default) != `"bibtex"` {
 		t.Errorf("format: type %q, default %s; want string, \"bibtex\"", format.Type, format.Default)
 	}
-	if want := []string{"bibtex", "apa", "mla", "chicago", "ieee"}; !slices.Equal(format.Enum, want) {
+	if want := []string{"apa", "mla", "chicago", "chicago-17", "chicago-author-date", "chicago-author-date-17", "ieee", "bibtex", "biblatex", "csl-json"}; !slices.Equal(format.Enum, want) {
 		t.Errorf("format enum = %v, want %v", format.Enum, want)
 	}
 
@@ -485,36 +492,43 @@ func TestToolsList(t *testing.T) {
 	}
 }
 
+// noteHeading is the "### " heading of each style in a wiki note.
+var noteHeading = map[citation.Style]string{
+	citation.APA: "APA", citation.MLA: "MLA", citation.Chicago: "Chicago", citation.IEEE: "IEEE", citation.BibTeX: "BibTeX",
+}
+
 func TestCite(t *testing.T) {
 	lib := fixtureLibrary(t)
-	cs := connect(t, lib.wikiDir())
+	cs := connect(t, lib)
 	for _, key := range []string{changKey, shenKey} {
 		sections := noteCitations(t, lib.notePath(t, key))
-		for _, f := range mcpserver.Formats {
-			t.Run(key+"/"+f.Name, func(t *testing.T) {
-				want, ok := sections[f.Heading]
-				if !ok || want == "" {
-					t.Fatalf("note of %s has no %q section; sections: %v", key, f.Heading, sections)
+		for _, st := range citation.Styles() {
+			t.Run(key+"/"+string(st), func(t *testing.T) {
+				r := call(t, cs, "crossmem_cite", map[string]any{"cite_key": key, "format": string(st)})
+				if r.IsError || strings.TrimSpace(r.Text) == "" {
+					t.Fatalf("isError %v: %s", r.IsError, r.Text)
 				}
-				r := call(t, cs, "crossmem_cite", map[string]any{"cite_key": key, "format": f.Name})
-				if r.IsError {
-					t.Fatalf("isError: %s", r.Text)
-				}
-				if r.Text != want {
-					t.Errorf("citation =\n%s\nwant the note's %s section:\n%s", r.Text, f.Heading, want)
+				// The note's sections are made by the same formatters.
+				if h, ok := noteHeading[st]; ok && r.Text != sections[h] {
+					t.Errorf("citation =\n%s\nwant the note's %s section:\n%s", r.Text, h, sections[h])
 				}
 				var out mcpserver.CiteOutput
 				if err := json.Unmarshal(r.Structured, &out); err != nil {
 					t.Fatalf("structuredContent %s: %v", r.Structured, err)
 				}
-				if (out != mcpserver.CiteOutput{CiteKey: key, Format: f.Name, Citation: want}) {
+				if out.CiteKey != key || out.Format != string(st) || out.Citation != r.Text || out.CitedVersion != "captured" || out.PaperCiteKey != "" || out.Warnings == nil {
 					t.Errorf("structuredContent = %+v", out)
 				}
-				if f.Name == "bibtex" && !strings.HasPrefix(r.Text, "@") {
-					t.Errorf("BibTeX citation does not start with @:\n%s", r.Text)
-				}
-				if f.Name == "bibtex" && !strings.Contains(r.Text, "{"+key+",") {
-					t.Errorf("BibTeX entry key is not %s:\n%s", key, r.Text)
+				switch st {
+				case citation.BibTeX, citation.BibLaTeX:
+					if !regexp.MustCompile(`^@\w+\{` + key + `,\n`).MatchString(r.Text) {
+						t.Errorf("entry does not start with @type{%s,:\n%s", key, r.Text)
+					}
+				case citation.CSLJSON:
+					var item map[string]any
+					if err := json.Unmarshal([]byte(r.Text), &item); err != nil || item["id"] != key {
+						t.Errorf("CSL-JSON item (%v):\n%s", err, r.Text)
+					}
 				}
 			})
 		}
@@ -529,7 +543,7 @@ func TestCite(t *testing.T) {
 
 func TestCiteUnknownKey(t *testing.T) {
 	lib := fixtureLibrary(t)
-	cs := connect(t, lib.wikiDir())
+	cs := connect(t, lib)
 	titles := map[string]string{}
 	for _, key := range []string{changKey, shenKey} {
 		data, err := os.ReadFile(lib.notePath(t, key))
@@ -579,43 +593,47 @@ func TestCiteUnknownKey(t *testing.T) {
 	}
 }
 
-func TestCiteMissingSection(t *testing.T) {
+// TestCiteAliasAndImport: a key renamed by `crossmem rekey` and an entry
+// added by `crossmem import` while the server runs are cited at once; the
+// old key still resolves, and a BibTeX entry takes the key it was asked by.
+func TestCiteAliasAndImport(t *testing.T) {
 	lib := copyLibrary(t, fixtureLibrary(t))
-	path := lib.notePath(t, changKey)
-	data, err := os.ReadFile(path)
-	if err != nil {
+	cs := connect(t, lib)
+	if _, err := lib.run(t.Context(), "rekey", changKey, "citesee"); err != nil {
 		t.Fatal(err)
 	}
-	// Remove the "### MLA" section: from its heading to the next one.
-	s := string(data)
-	start := strings.Index(s, "### MLA\n")
-	end := strings.Index(s[start+1:], "\n### ")
-	if start < 0 || end < 0 {
-		t.Fatalf("note has no ### MLA section followed by another:\n%.2000s", s)
+	r := call(t, cs, "crossmem_cite", map[string]any{"cite_key": changKey})
+	var out mcpserver.CiteOutput
+	if err := json.Unmarshal(r.Structured, &out); err != nil || r.IsError {
+		t.Fatalf("old key after rekey: isError %v %s (%v)", r.IsError, r.Text, err)
 	}
-	edited := s[:start] + s[start+1+end+1:]
-	if strings.Contains(edited, "### MLA") || !strings.Contains(edited, "### Chicago") {
-		t.Fatalf("edit went wrong:\n%.2000s", edited)
+	if out.PaperCiteKey != "citesee" || !strings.HasPrefix(r.Text, "@") || !strings.Contains(r.Text, "{"+changKey+",") {
+		t.Errorf("old key: %+v", out)
 	}
-	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
+	r = call(t, cs, "crossmem_cite", map[string]any{"cite_key": "citesee", "format": "apa"})
+	if r.IsError || !strings.HasPrefix(r.Text, "Chang, J. C.") {
+		t.Errorf("new key: isError %v %q", r.IsError, r.Text)
 	}
 
-	cs := connect(t, lib.wikiDir())
-	r := call(t, cs, "crossmem_cite", map[string]any{"cite_key": changKey, "format": "mla"})
-	want := "Error: cite_key '" + changKey + "' found but no MLA citation section in wiki file.\nFile: " + path
-	if !r.IsError || r.Text != want {
-		t.Errorf("isError %v, text:\n%s\nwant:\n%s", r.IsError, r.Text, want)
+	bib := filepath.Join(t.TempDir(), "refs.json")
+	os.WriteFile(bib, []byte(`[{"id": "knuth1984literate", "type": "article-journal", "title": "Literate Programming",
+	  "author": [{"family": "Knuth", "given": "Donald E."}], "container-title": "The Computer Journal",
+	  "volume": 27, "issue": 2, "page": "97-111", "issued": {"date-parts": [[1984]]}, "DOI": "10.1093/comjnl/27.2.97"}]`), 0o644)
+	if _, err := lib.run(t.Context(), "import", bib); err != nil {
+		t.Fatal(err)
 	}
-	// The other sections of the edited note are still served.
-	r = call(t, cs, "crossmem_cite", map[string]any{"cite_key": changKey, "format": "chicago"})
-	if want := noteCitations(t, path)["Chicago"]; r.IsError || r.Text != want {
-		t.Errorf("chicago after removing MLA: isError %v, text %q, want %q", r.IsError, r.Text, want)
+	r = call(t, cs, "crossmem_cite", map[string]any{"cite_key": "knuth1984literate", "format": "apa"})
+	want := "Knuth, D. E. (1984). Literate Programming. The Computer Journal, 27(2), 97–111. https://doi.org/10.1093/comjnl/27.2.97"
+	if r.IsError || r.Text != want {
+		t.Errorf("imported entry: isError %v\n got %q\nwant %q", r.IsError, r.Text, want)
+	}
+	if err := json.Unmarshal(r.Structured, &out); err != nil || len(out.Warnings) == 0 || !strings.Contains(out.Warnings[0], "imported from") {
+		t.Errorf("imported entry's warnings: %+v", out.Warnings)
 	}
 }
 
 func TestCiteInvalidArguments(t *testing.T) {
-	cs := connect(t, fixtureLibrary(t).wikiDir())
+	cs := connect(t, fixtureLibrary(t))
 	for _, tc := range []struct {
 		name string
 		args map[string]any
@@ -640,7 +658,7 @@ func TestCiteInvalidArguments(t *testing.T) {
 
 func TestRecall(t *testing.T) {
 	lib := fixtureLibrary(t)
-	cs := connect(t, lib.wikiDir())
+	cs := connect(t, lib)
 	for _, tc := range []struct{ key, phrase string }{{changKey, changPhrase}, {shenKey, shenPhrase}} {
 		t.Run(tc.key, func(t *testing.T) {
 			path := lib.notePath(t, tc.key)
@@ -694,7 +712,7 @@ func TestRecall(t *testing.T) {
 }
 
 func TestRecallLimit(t *testing.T) {
-	cs := connect(t, fixtureLibrary(t).wikiDir())
+	cs := connect(t, fixtureLibrary(t))
 	for _, tc := range []struct {
 		limit any // nil: not passed
 		want  int
@@ -713,7 +731,7 @@ func TestRecallLimit(t *testing.T) {
 }
 
 func TestRecallNoResults(t *testing.T) {
-	cs := connect(t, fixtureLibrary(t).wikiDir())
+	cs := connect(t, fixtureLibrary(t))
 	for _, q := range []string{"zzqqxx", "zzqqxx qqzzxx", "?!"} {
 		r := call(t, cs, "crossmem_recall", map[string]any{"query": q})
 		if want := "No results for query: '" + q + "'"; r.IsError || r.Text != want {
@@ -730,7 +748,7 @@ func TestRecallNoResults(t *testing.T) {
 func TestNoticesChanges(t *testing.T) {
 	lib := copyLibrary(t, fixtureLibrary(t))
 	pdf := corpustest.Dir(t, "pdf", dutotPDF)
-	cs := connect(t, lib.wikiDir())
+	cs := connect(t, lib)
 
 	r := call(t, cs, "crossmem_cite", map[string]any{"cite_key": dutotKey})
 	if !r.IsError || !strings.HasPrefix(r.Text, "Error: cite_key '"+dutotKey+"' not found.") {
@@ -755,12 +773,11 @@ func TestNoticesChanges(t *testing.T) {
 	if want := "file://" + filepath.ToSlash(path); hits[0].Link != want {
 		t.Errorf("link = %q, want %q", hits[0].Link, want)
 	}
-	// Its PDF has no metadata, so its note has no citation sections: found,
-	// but no BibTeX.
+	// Its PDF has no metadata: found, but nothing to cite, and the error
+	// says how to describe it.
 	r = call(t, cs, "crossmem_cite", map[string]any{"cite_key": dutotKey})
-	want := "Error: cite_key '" + dutotKey + "' found but no BibTeX citation section in wiki file.\nFile: " + path
-	if !r.IsError || r.Text != want {
-		t.Errorf("after compiling: isError %v, text:\n%s\nwant:\n%s", r.IsError, r.Text, want)
+	if !r.IsError || !strings.HasPrefix(r.Text, "Error: cite_key '"+dutotKey+"': no title, author or container title to cite") || !strings.Contains(r.Text, "crossmem import") {
+		t.Errorf("after compiling: isError %v, text:\n%s", r.IsError, r.Text)
 	}
 
 	// Edit a note in place: the server reads the new content.
@@ -769,25 +786,23 @@ func TestNoticesChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edited := strings.Replace(string(data), "### APA\n", "### APA-removed\n", 1)
-	if edited == string(data) {
-		t.Fatal("no ### APA section to rename")
+	i := strings.Index(string(data), "\n> ")
+	if i < 0 {
+		t.Fatal("note has no blockquote line")
 	}
+	i += 3
+	edited := string(data[:i]) + "zqxjvw " + string(data[i:])
 	if err := os.WriteFile(shen, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r = call(t, cs, "crossmem_cite", map[string]any{"cite_key": shenKey, "format": "apa"})
-	if !r.IsError || !strings.Contains(r.Text, "found but no APA citation section") {
-		t.Errorf("after editing the note: isError %v, text %q", r.IsError, r.Text)
+	hits, _ = recall(t, cs, map[string]any{"query": "zqxjvw"})
+	if len(hits) != 1 || hits[0].CiteKey != shenKey {
+		t.Errorf("after editing the note: %+v, want the edited chunk of %s", hits, shenKey)
 	}
 
 	// Remove a note: it is gone.
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
-	}
-	r = call(t, cs, "crossmem_cite", map[string]any{"cite_key": dutotKey})
-	if !r.IsError || !strings.HasPrefix(r.Text, "Error: cite_key '"+dutotKey+"' not found.") {
-		t.Errorf("after removing the note: isError %v, text %q", r.IsError, r.Text)
 	}
 	hits, _ = recall(t, cs, map[string]any{"query": dutotPhrase, "limit": 20})
 	for _, h := range hits {

@@ -56,7 +56,10 @@ const Parser = "pdfium"
 // the seed's frontmatter table, plus pages, unquotable_pages and
 // wiki_format.
 type Frontmatter struct {
-	CiteKey         string       `yaml:"cite_key"`
+	CiteKey string `yaml:"cite_key"`
+	// Aliases are earlier cite keys of the paper (crossmem rekey); they
+	// still resolve to it.
+	Aliases         []string     `yaml:"aliases,omitempty"`
 	Title           string       `yaml:"title"`
 	Authors         []string     `yaml:"authors"`
 	Year            int          `yaml:"year"`
