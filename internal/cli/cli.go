@@ -267,6 +267,7 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 		newCiteCommand(a),
 		newImportCommand(a),
 		newRekeyCommand(a),
+		newBibCommand(a),
 		newMCPCommand(a),
 	)
 	return root
