@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/citation"
+	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/draft"
 	"github.com/crossmem/crossmem/internal/library"
 )
