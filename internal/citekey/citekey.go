@@ -120,7 +120,7 @@ const MaxPatternLen = 1000
 
 // Fallback values used by Make when the record lacks a value.
 const (
-	FallbackAuthor = "anon" // auth and authors when there is no author name
+	FallbackAuthor = "anon" // auth and authors when there is no author or editor name
 	FallbackYear   = "nd"   // year when the year is unknown ("no date")
 	FallbackPrefix = "key"  // prefixed when a key is empty or starts with a non-letter
 )
