@@ -28,6 +28,9 @@ import (
 	"github.com/crossmem/crossmem/internal/pdf"
 )
 
+// ErrNoPDF is returned for an entry imported without a PDF.
+var ErrNoPDF = errors.New("no PDF to compile")
+
 // ErrPDFChanged is returned when the raw PDF no longer has the SHA-256
 // recorded at capture.
 var ErrPDFChanged = errors.New("raw PDF changed since capture")
@@ -68,7 +71,9 @@ type Result struct {
 	LLMError error
 }
 
-// Run compiles the paper with cite key key in lib.
+// Run compiles the paper with cite key (or alias) key in lib. Errors:
+// library.ErrNotFound, ErrNoPDF for a metadata-only entry, ErrPDFChanged
+// when the raw PDF no longer has its recorded SHA-256, extraction errors.
 func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*Result, error) {
 	if opts.Engine == nil {
 		return nil, errors.New("compile: no PDF engine")
@@ -76,6 +81,9 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 	paper, err := lib.Find(key)
 	if err != nil {
 		return nil, err
+	}
+	if !paper.HasPDF() {
+		return nil, fmt.Errorf("%w: %s is a metadata-only entry; attach its PDF with crossmem capture <paper.pdf> --cite-key %s", ErrNoPDF, paper.CiteKey, paper.CiteKey)
 	}
 	data, err := os.ReadFile(paper.PDFPath)
 	if err != nil {
