@@ -67,7 +67,8 @@ type File struct {
 const defaultFile = `# crossmem configuration (created with the defaults on first run).
 
 [cite_key]
-# Pattern for new cite keys; see the cite key pattern DSL in the README.
+# Pattern for new cite keys: crossmem's cite key pattern DSL, described in
+# docs/cite-keys.md (https://github.com/crossmem/crossmem/blob/main/docs/cite-keys.md).
 # Keys already assigned never change when this changes.
 pattern = "[auth:lower][year][shorttitle:1:nopunct]"
 
