@@ -254,7 +254,7 @@ func (e Entry) Item() (csl.Item, []string) {
 	} else if typ == "thesis" {
 		it.Genre = genres[e.Type]
 	}
-	it.DOI = bareDOI(verbatim(e.Get("doi")))
+	it.DOI = csl.BareDOI(verbatim(e.Get("doi")))
 	it.URL = verbatim(e.Get("url"))
 	if hp, ok := e.Lookup("howpublished"); ok {
 		if u := verbatim(hp); hasURLScheme(u) {
@@ -534,16 +534,6 @@ func verbatim(raw string) string {
 func hasURLScheme(s string) bool {
 	l := strings.ToLower(s)
 	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "ftp://") || strings.HasPrefix(l, "mailto:")
-}
-
-// bareDOI strips resolver prefixes from a DOI.
-func bareDOI(d string) string {
-	for _, p := range []string{"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi.org/", "dx.doi.org/", "doi:"} {
-		if len(d) >= len(p) && strings.EqualFold(d[:len(p)], p) {
-			return strings.TrimSpace(d[len(p):])
-		}
-	}
-	return d
 }
 
 var (

@@ -262,7 +262,7 @@ func newItem(src csl.Item) item {
 		publisher:  typographic(clean(src.Publisher)),
 		place:      typographic(clean(src.PublisherPlace)),
 		genre:      typographic(clean(src.Genre)),
-		doi:        bareDOI(src.DOI),
+		doi:        csl.BareDOI(clean(src.DOI)),
 		note:       clean(src.Note),
 	}
 	if it.date.Year <= 0 {
@@ -410,15 +410,4 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 		return s[len(prefix):], true
 	}
 	return s, false
-}
-
-// bareDOI strips resolver prefixes ("https://doi.org/", "doi:").
-func bareDOI(d string) string {
-	d = clean(d)
-	for _, p := range []string{"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"} {
-		if rest, ok := cutPrefixFold(d, p); ok {
-			return strings.TrimSpace(rest)
-		}
-	}
-	return d
 }

@@ -445,7 +445,7 @@ func (it Item) Record() *metadata.Record {
 		Publisher:       collapse(it.Publisher),
 		PublisherPlace:  collapse(it.PublisherPlace),
 		Genre:           collapse(it.Genre),
-		DOI:             bareDOI(it.DOI),
+		DOI:             BareDOI(it.DOI),
 		URL:             strings.TrimSpace(it.URL),
 		ISBN:            collapse(it.ISBN),
 		ISSN:            collapse(it.ISSN),
@@ -501,10 +501,12 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 	return s, false
 }
 
-// bareDOI strips resolver prefixes ("https://doi.org/", "doi:") and space.
-func bareDOI(d string) string {
+// BareDOI strips surrounding space and a resolver prefix
+// ("https://doi.org/", "http://dx.doi.org/", "doi.org/", "doi:") from a
+// DOI, compared case-insensitively; anything else is returned trimmed.
+func BareDOI(d string) string {
 	d = strings.TrimSpace(d)
-	for _, p := range []string{"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"} {
+	for _, p := range []string{"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi.org/", "dx.doi.org/", "doi:"} {
 		if rest, ok := cutPrefixFold(d, p); ok {
 			return strings.TrimSpace(rest)
 		}
