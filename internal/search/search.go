@@ -99,7 +99,7 @@ func (s *Scan) Search(ctx context.Context, q Query) ([]Hit, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		meta := Tokens(e.Title() + " " + e.CiteKey() + " " + strings.Join(e.Note.Front.Authors, " "))
+		meta := Tokens(e.Title() + " " + e.CiteKey() + " " + strings.Join(e.Note.Front.Aliases, " ") + " " + strings.Join(e.Note.Front.Authors, " "))
 		for _, c := range e.Note.Chunks {
 			order++
 			words := append(Tokens(c.Text+" "+c.Section), meta...)
