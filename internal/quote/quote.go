@@ -1,0 +1,105 @@
+// Package quote defines how crossmem compares a quotation with the text of
+// a source: the one normalization function used by the search index's
+// exact-phrase lane, by `crossmem check` and by the MCP tool
+// crossmem_verify_quote. docs/verification.md states the rules.
+//
+// Normalization never produces text for a reader: it makes comparison keys.
+// What crossmem shows and quotes is always the chunk text as the PDF's text
+// layer gave it.
+package quote
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Normalize returns the comparison form of s:
+//
+//  1. invisible characters removed: soft hyphen U+00AD, pdfium's
+//     hyphenation marks U+0002 and U+FFFE, zero-width spaces and joiners,
+//     the byte-order mark, invalid UTF-8;
+//  2. Unicode NFKC, which also expands the ligatures U+FB00–FB06 (ﬁ → fi),
+//     full-width forms and the ellipsis (… → ...);
+//  3. typographic quotes and apostrophes folded to ASCII (‘ ’ ‚ ‛ ′ ` → ',
+//     “ ” „ ‟ ″ « » → "), no-break spaces to spaces;
+//  4. hyphens and dashes (-, U+2010–U+2015, U+2212, U+FE58, U+FE63): a run
+//     of them with the spaces and line breaks around it disappears between
+//     two letters, so that line-end hyphenation, compounds and dashes
+//     compare equal however they were typed ("dehyphen-\nation" →
+//     "dehyphenation", "state-of-the-art" → "stateoftheart", "word — word"
+//     and "word--word" → "wordword"); elsewhere it becomes one "-" without
+//     spaces ("10 – 12" → "10-12");
+//  5. every run of white space (line breaks included) becomes one space,
+//     and leading and trailing space is removed.
+//
+// Case is kept; Key folds it too. Normalize is idempotent.
+func Normalize(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if fold(r) < 0 {
+			return -1
+		}
+		return r
+	}, s)
+	rs := []rune(norm.NFKC.String(s))
+	var b strings.Builder
+	b.Grow(len(s))
+	var last rune // the last rune written, 0 at the start
+	space := false
+	for i := 0; i < len(rs); i++ {
+		r := fold(rs[i])
+		switch {
+		case r == '-':
+			// The run of dashes and spaces starting here.
+			j := i
+			for j < len(rs) && (fold(rs[j]) == '-' || unicode.IsSpace(fold(rs[j]))) {
+				j++
+			}
+			var next rune
+			if j < len(rs) {
+				next = fold(rs[j])
+			}
+			i = j - 1
+			space = false
+			if unicode.IsLetter(last) && unicode.IsLetter(next) {
+				continue // joined
+			}
+			b.WriteByte('-')
+			last = '-'
+			continue
+		case unicode.IsSpace(r):
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+		last = r
+	}
+	return norm.NFKC.String(b.String())
+}
+
+// Key is Normalize with case folded (lower case): the form the index's
+// phrase lane compares, so that an agent's lower-cased query still finds
+// its sentence.
+func Key(s string) string { return strings.ToLower(Normalize(s)) }
+
+// fold maps one rune to its comparison form, or -1 to drop it.
+func fold(r rune) rune {
+	switch r {
+	case 0x00AD, 0x0002, 0xFFFE, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0xFFFD:
+		return -1
+	case '‘', '’', '‚', '‛', '′', '`':
+		return '\''
+	case '“', '”', '„', '‟', '″', '«', '»':
+		return '"'
+	case '-', 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2212, 0xFE58, 0xFE63:
+		return '-'
+	case 0x00A0, 0x2007, 0x202F:
+		return ' '
+	}
+	return r
+}
