@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -26,7 +27,9 @@ import (
 	"github.com/crossmem/crossmem/internal/config"
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
+	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/library"
+	"github.com/crossmem/crossmem/internal/llm"
 	"github.com/crossmem/crossmem/internal/metadata/sources"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
@@ -83,6 +86,32 @@ type app struct {
 	cfg    *config.Config
 	lib    *library.Library
 	engine *pdf.Engine
+	ix     *index.Index
+	bar    *progressbar.ProgressBar
+}
+
+// progress returns a progress callback (i of n) that draws a bar on stderr
+// labelled "[stage] unit" when progress is wanted, or nil. progressDone
+// clears it.
+func (a *app) progress(stage, unit string) func(i, n int) {
+	if !a.showProgress() {
+		return nil
+	}
+	return func(i, n int) {
+		if a.bar == nil || a.bar.GetMax() != n {
+			a.progressDone()
+			a.bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(a.io.Err), progressbar.OptionSetDescription("["+stage+"] "+unit),
+				progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+		}
+		a.bar.Set(i)
+	}
+}
+
+func (a *app) progressDone() {
+	if a.bar != nil {
+		a.bar.Finish()
+		a.bar = nil
+	}
 }
 
 func (a *app) config() (*config.Config, error) {
@@ -183,6 +212,59 @@ func (a *app) close() {
 	if a.engine != nil {
 		a.engine.Close()
 	}
+	if a.ix != nil {
+		a.ix.Close()
+	}
+}
+
+// index opens the library's search index (<home>/index.db), with the
+// vector lane when [search] embeddings = "ollama".
+func (a *app) index() (*index.Index, error) {
+	if a.ix != nil {
+		return a.ix, nil
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	lib, err := a.library()
+	if err != nil {
+		return nil, err
+	}
+	ix, err := index.Open(filepath.Join(lib.Home, index.FileName), lib.WikiDir())
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Embeddings == "ollama" {
+		ix.Embedder = llm.NewEmbedder(cfg.OllamaHost, cfg.EmbedModel)
+	}
+	ix.BM25Weight, ix.VectorWeight = cfg.BM25Weight, cfg.VectorWeight
+	a.ix = ix
+	return ix, nil
+}
+
+// indexNotes brings the search index up to date for notes this command
+// wrote (or removed), and embeds their new chunk texts when embeddings are
+// on. A failure is reported on stderr and does not fail the command: the
+// notes are written, and `crossmem index` catches up.
+func (a *app) indexNotes(ctx context.Context, paths ...string) {
+	ix, err := a.index()
+	if err == nil {
+		for _, p := range paths {
+			if err = ix.UpdateNote(ctx, p); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(a.io.Err, "crossmem: warning: the search index was not updated (%v); run crossmem index\n", err)
+		return
+	}
+	if ix.Embedder != nil {
+		if _, err := ix.EmbedMissing(ctx, nil); err != nil {
+			fmt.Fprintf(a.io.Err, "crossmem: notice: chunk embeddings not computed (%v); search uses BM25 until crossmem index can reach the embedding server\n", err)
+		}
+	}
 }
 
 // showProgress reports whether progress output is wanted.
@@ -264,6 +346,7 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 		newRefreshCommand(a),
 		newVerifyCommand(a),
 		newSearchCommand(a),
+		newIndexCommand(a),
 		newCiteCommand(a),
 		newImportCommand(a),
 		newRekeyCommand(a),

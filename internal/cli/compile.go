@@ -136,6 +136,7 @@ func runCompile(cmd *cobra.Command, a *app, key string, o compileOptions) error 
 		}
 		return err
 	}
+	a.indexNotes(ctx, res.Path)
 	for _, u := range res.Unquotable {
 		fmt.Fprintf(a.io.Err, "crossmem: notice: page %d of %s: %s; it produces no quotes\n", u.Page, paper.CiteKey, u.Reason)
 	}

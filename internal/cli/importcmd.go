@@ -133,9 +133,11 @@ func restampChanged(cmd *cobra.Command, a *app, out []capture.ImportOutcome) err
 		if err != nil || !p.HasNote() {
 			continue
 		}
-		if _, err := compile.Restamp(cmd.Context(), lib, p.CiteKey, c); err != nil {
+		path, err := compile.Restamp(cmd.Context(), lib, p.CiteKey, c)
+		if err != nil {
 			return fmt.Errorf("imported, but updating the note of %s failed (run crossmem compile %s): %w", p.CiteKey, p.CiteKey, err)
 		}
+		a.indexNotes(cmd.Context(), path)
 	}
 	return nil
 }

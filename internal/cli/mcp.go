@@ -1,17 +1,48 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/mcpserver"
-	"github.com/crossmem/crossmem/internal/search"
-	"github.com/crossmem/crossmem/internal/wiki"
 )
+
+// syncEvery returns a BeforeSearch hook that brings the index up to date
+// with the notes (a stat of each; only changed notes are read) at most
+// once per interval, so that notes edited or deleted by hand while the
+// server runs are picked up. compile and the other writing commands update
+// the index themselves; a failed sync is logged and the query still runs.
+func syncEvery(ix *index.Index, logger *slog.Logger, interval time.Duration) func(context.Context) {
+	var mu sync.Mutex
+	var last time.Time
+	return func(ctx context.Context) {
+		mu.Lock()
+		defer mu.Unlock()
+		if time.Since(last) < interval {
+			return
+		}
+		last = time.Now()
+		res, err := ix.Sync(ctx, nil)
+		if err != nil {
+			logger.Warn("index sync failed", "error", err)
+			return
+		}
+		for _, p := range res.Skipped {
+			logger.Warn("skipping unreadable wiki note", "path", p.Path, "error", p.Err)
+		}
+		if res.Changed() {
+			logger.Info("index updated", "added", res.Added, "updated", res.Updated, "removed", res.Removed)
+		}
+	}
+}
 
 func newMCPCommand(a *app) *cobra.Command {
 	mcpCmd := &cobra.Command{
@@ -47,22 +78,16 @@ Exit status: 0 clean shutdown, 1 server error.`,
 			}
 			logger := slog.New(slog.NewTextHandler(a.io.Err, &slog.HandlerOptions{Level: level}))
 			slog.SetDefault(logger)
-			lib, err := a.library()
+			ix, err := a.index()
 			if err != nil {
 				return err
 			}
-			store := wiki.NewStore(lib.WikiDir())
-			if _, probs := store.All(); len(probs) > 0 {
-				for _, p := range probs {
-					logger.Warn("skipping unreadable wiki note", "path", p.Path, "error", p.Err)
-				}
-			}
-			logger.Info("crossmem MCP server ready", "wiki", lib.WikiDir())
 			c, err := a.citer()
 			if err != nil {
 				return err
 			}
-			s := &mcpserver.Server{Citer: &c, Searcher: &search.Scan{Store: store}, Version: Version}
+			s := &mcpserver.Server{Citer: &c, Searcher: ix, Version: Version, BeforeSearch: syncEvery(ix, logger, 2*time.Second)}
+			logger.Info("crossmem MCP server ready", "index", ix.Path(), "wiki", ix.WikiDir())
 			return s.Serve(cmd.Context(), &mcp.IOTransport{Reader: nopReadCloser{a.io.In}, Writer: nopWriteCloser{a.io.Out}})
 		},
 	}

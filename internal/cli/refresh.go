@@ -64,6 +64,7 @@ func runRefresh(cmd *cobra.Command, a *app, key string) error {
 		if notePath, err = compile.Restamp(cmd.Context(), lib, res.Paper.CiteKey, c); err != nil {
 			return fmt.Errorf("metadata refreshed, but updating the note failed: %w", err)
 		}
+		a.indexNotes(cmd.Context(), notePath)
 	}
 	if a.json {
 		out := refreshJSON{CiteKey: res.Paper.CiteKey, Changes: res.Changes, Note: notePath, Metadata: res.Paper.Metadata, Consulted: res.Consulted}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -58,6 +59,10 @@ func runRekey(cmd *cobra.Command, a *app, old, new string) error {
 			return fmt.Errorf("%w\ncrossmem: hint: name the paper by its current cite key", err)
 		}
 		return err
+	}
+	if notePath != "" {
+		// The note moved from <stamp>_<old>.md: the old name leaves the index.
+		a.indexNotes(cmd.Context(), filepath.Join(filepath.Dir(notePath), p.Stamp+"_"+old+".md"), notePath)
 	}
 	if a.json {
 		return a.writeJSON(rekeyJSON{CiteKey: p.CiteKey, Aliases: p.Aliases, Note: notePath})

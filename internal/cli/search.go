@@ -2,53 +2,103 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/crossmem/crossmem/internal/mcpserver"
 	"github.com/crossmem/crossmem/internal/search"
-	"github.com/crossmem/crossmem/internal/wiki"
 )
 
 type searchJSON struct {
 	Query   string       `json:"query"`
 	Results []search.Hit `json:"results"`
+	Notes   []string     `json:"notes,omitempty"`
 }
 
 func newSearchCommand(a *app) *cobra.Command {
-	var limit int
+	var q search.Query
+	var years string
 	cmd := &cobra.Command{
 		Use:   "search <query>",
 		Short: "Search the wiki (the CLI face of the crossmem_recall MCP tool)",
-		Long: `Search the compiled wiki notes for chunks matching the query and print the
-best matches with cite key, title, page and section, an excerpt of at most 400
-characters and a file:// link to the note. Same results as crossmem_recall.
+		Long: `Search the library's chunks and print the best matches with cite key, title,
+page and section, an excerpt of at most 400 characters and a file:// link to the
+note. Same results as crossmem_recall.
+
+Ranking: a chunk that contains the query verbatim (a quoted query, or any query
+of four words or more; compared after quote normalization: white space,
+ligatures, line-end hyphens, quotes and dashes) comes first, then BM25 over the
+query's words; with [search] embeddings = "ollama" a vector lane is fused in by
+reciprocal rank fusion. A trailing * matches word prefixes (att*). --explain
+shows each lane's rank and score.
+
+The search index is brought up to date first (only notes whose files changed
+are read).
 
 Exit status: 0 (also when nothing matches), 1 error, 2 usage error.`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			lib, err := a.library()
+			q.Text = strings.Join(argv, " ")
+			if years != "" {
+				from, to, err := parseYears(years)
+				if err != nil {
+					return usageError{err}
+				}
+				q.YearFrom, q.YearTo = from, to
+			}
+			ix, err := a.syncedIndex(cmd)
 			if err != nil {
 				return err
 			}
-			q := strings.Join(argv, " ")
-			s := &search.Scan{Store: wiki.NewStore(lib.WikiDir())}
-			hits, err := s.Search(cmd.Context(), search.Query{Text: q, Limit: limit})
+			res, err := ix.Search(cmd.Context(), q)
 			if err != nil {
 				return err
 			}
 			if a.json {
-				if hits == nil {
-					hits = []search.Hit{}
-				}
-				return a.writeJSON(searchJSON{Query: q, Results: hits})
+				return a.writeJSON(searchJSON{Query: q.Text, Results: res.Hits, Notes: res.Notes})
 			}
-			fmt.Fprintln(a.io.Out, mcpserver.FormatHits(q, hits))
+			fmt.Fprintln(a.io.Out, mcpserver.FormatHits(q.Text, res.Hits))
+			if q.Explain {
+				fmt.Fprintln(a.io.Out, mcpserver.FormatExplain(res.Hits, res.Notes))
+			}
 			return nil
 		},
 	}
-	cmd.Flags().IntVarP(&limit, "limit", "n", search.DefaultLimit, fmt.Sprintf("maximum number of results (capped at %d)", search.MaxLimit))
-	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	f := cmd.Flags()
+	f.IntVarP(&q.Limit, "limit", "n", search.DefaultLimit, fmt.Sprintf("maximum number of results (capped at %d)", search.MaxLimit))
+	f.StringVar(&q.CiteKey, "cite-key", "", "only this paper (cite key or alias)")
+	f.StringVar(&q.Author, "author", "", "only papers with an author whose name contains this")
+	f.StringVar(&years, "year", "", "only papers of these years: 2017, 2015-2019, 2015-, -2019")
+	f.StringVar(&q.Section, "section", "", "only chunks whose section heading contains this")
+	f.StringVar(&q.Type, "type", "", "only chunks of this type (paragraph, heading, caption, ...)")
+	f.BoolVar(&q.Explain, "explain", false, "show each result's BM25, vector and phrase-lane ranks and scores")
+	f.BoolVar(&a.json, "json", false, "print one JSON object instead of text")
 	return cmd
+}
+
+// parseYears reads "2017", "2015-2019", "2015-" or "-2019".
+func parseYears(s string) (int, int, error) {
+	bad := fmt.Errorf("--year %q: use a year (2017) or a range (2015-2019, 2015-, -2019)", s)
+	from, to, isRange := strings.Cut(strings.TrimSpace(s), "-")
+	if !isRange {
+		to = from
+	}
+	var y [2]int
+	for i, v := range []string{from, to} {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 9999 {
+			return 0, 0, bad
+		}
+		y[i] = n
+	}
+	if y[0] == 0 && y[1] == 0 || (y[0] != 0 && y[1] != 0 && y[0] > y[1]) {
+		return 0, 0, bad
+	}
+	return y[0], y[1], nil
 }

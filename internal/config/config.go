@@ -57,6 +57,12 @@ type File struct {
 	LLM struct {
 		Model string `toml:"model"`
 	} `toml:"llm"`
+	Search struct {
+		Embeddings   string  `toml:"embeddings"`
+		Model        string  `toml:"model"`
+		BM25Weight   float64 `toml:"bm25_weight"`
+		VectorWeight float64 `toml:"vector_weight"`
+	} `toml:"search"`
 	Citation struct {
 		Version        string `toml:"version"`
 		ChicagoEdition int    `toml:"chicago_edition"`
@@ -82,6 +88,15 @@ contact_email = ""
 # Ollama model writing the advisory paraphrase/implication of each chunk.
 # CROSSMEM_OLLAMA_MODEL overrides it; OLLAMA_HOST selects the server.
 model = "llama3.2:3b"
+
+[search]
+# Optional vector lane for search and recall: "" (off: BM25 and the exact
+# phrase lane only) or "ollama" (chunk embeddings from the Ollama server at
+# OLLAMA_HOST, fused with BM25 by reciprocal rank fusion, k = 60).
+embeddings = ""
+model = "nomic-embed-text"
+bm25_weight = 1.0
+vector_weight = 1.0
 
 [citation]
 # Which version a paper's citations describe when the captured PDF is a
@@ -115,6 +130,12 @@ type Config struct {
 	UnpaywallAPI string
 	// UnpaywallEmail is required to consult Unpaywall ("" = not consulted).
 	UnpaywallEmail string
+	// Embeddings is "" (no vector lane) or "ollama" ([search] embeddings);
+	// EmbedModel the embedding model; BM25Weight and VectorWeight the
+	// reciprocal rank fusion weights.
+	Embeddings               string
+	EmbedModel               string
+	BM25Weight, VectorWeight float64
 	// CiteVersion is "captured" or "published" (see the [citation] table).
 	CiteVersion string
 	// ChicagoEdition is 17 or 18: the edition "chicago" and
@@ -175,6 +196,27 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 		c.CiteVersion = CitePublished
 	default:
 		return nil, nil, fmt.Errorf("config file %s: [citation] version = %q: use %q or %q", c.ConfigPath, f.Citation.Version, CiteCaptured, CitePublished)
+	}
+	switch v := strings.ToLower(strings.TrimSpace(f.Search.Embeddings)); v {
+	case "", "none", "off":
+	case "ollama":
+		c.Embeddings = v
+	default:
+		return nil, nil, fmt.Errorf("config file %s: [search] embeddings = %q: use \"ollama\" or leave it empty", c.ConfigPath, f.Search.Embeddings)
+	}
+	c.EmbedModel = f.Search.Model
+	if c.EmbedModel == "" {
+		c.EmbedModel = "nomic-embed-text"
+	}
+	c.BM25Weight, c.VectorWeight = f.Search.BM25Weight, f.Search.VectorWeight
+	if c.BM25Weight < 0 || c.VectorWeight < 0 {
+		return nil, nil, fmt.Errorf("config file %s: [search] weights must not be negative", c.ConfigPath)
+	}
+	if c.BM25Weight == 0 {
+		c.BM25Weight = 1
+	}
+	if c.VectorWeight == 0 {
+		c.VectorWeight = 1
 	}
 	switch f.Citation.ChicagoEdition {
 	case 0, 18:

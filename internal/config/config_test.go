@@ -35,11 +35,12 @@ func TestDefaultsFileCreatedOnFirstRun(t *testing.T) {
 	}
 	path := filepath.Join(home, ".crossmem", "config.toml")
 	want := &Config{
-		Home:           filepath.Join(home, "crossmem"),
-		ConfigPath:     path,
-		Pattern:        DefaultPattern,
-		OllamaModel:    "llama3.2:3b",
-		CiteVersion:    CiteCaptured,
+		Home:        filepath.Join(home, "crossmem"),
+		ConfigPath:  path,
+		Pattern:     DefaultPattern,
+		OllamaModel: "llama3.2:3b",
+		CiteVersion: CiteCaptured,
+		EmbedModel:  "nomic-embed-text", BM25Weight: 1, VectorWeight: 1,
 		ChicagoEdition: 18,
 		CacheDir:       filepath.Join(home, ".cache", "crossmem"),
 	}
@@ -155,6 +156,7 @@ model = "from-file"
 		UnpaywallAPI:   "http://127.0.0.1:4",
 		UnpaywallEmail: "me@example.org",
 		CiteVersion:    CiteCaptured,
+		EmbedModel:     "nomic-embed-text", BM25Weight: 1, VectorWeight: 1,
 		ChicagoEdition: 18,
 		CacheDir:       filepath.Join(dir, "cache"),
 		LogLevel:       "debug",
@@ -262,5 +264,19 @@ func TestCitationStyleSettings(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%q: %v", file, err)
 		}
+	}
+}
+
+func TestSearchSettings(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	os.WriteFile(path, []byte("[search]\nembeddings = \"ollama\"\nmodel = \"mxbai-embed-large\"\nvector_weight = 0.5\n"), 0o644)
+	cfg, _, err := Resolve(env(map[string]string{EnvConfig: path, EnvHome: dir}))
+	if err != nil || cfg.Embeddings != "ollama" || cfg.EmbedModel != "mxbai-embed-large" || cfg.VectorWeight != 0.5 || cfg.BM25Weight != 1 {
+		t.Fatalf("search settings: %v %+v", err, cfg)
+	}
+	os.WriteFile(path, []byte("[search]\nembeddings = \"openai\"\n"), 0o644)
+	if _, _, err := Resolve(env(map[string]string{EnvConfig: path, EnvHome: dir})); err == nil || !strings.Contains(err.Error(), `use "ollama"`) {
+		t.Errorf("unknown embeddings: %v", err)
 	}
 }

@@ -38,6 +38,9 @@ type Server struct {
 	Citer    *cite.Citer
 	Searcher search.Searcher
 	Version  string
+	// BeforeSearch, when set, runs before each recall: the server uses it
+	// to pick up notes changed by hand since the last query.
+	BeforeSearch func(ctx context.Context)
 }
 
 // CiteInput is crossmem_cite's arguments.
@@ -89,14 +92,28 @@ func Cite(c *cite.Citer, key, format string) (CiteOutput, error) {
 
 // RecallInput is crossmem_recall's arguments.
 type RecallInput struct {
-	Query string `json:"query" jsonschema:"Search query string"`
-	Limit int    `json:"limit,omitempty" jsonschema:"Max results to return (default 5, capped at 20)"`
+	Query    string `json:"query" jsonschema:"Search query string. A sentence (or a quoted phrase) that appears verbatim in a chunk ranks that chunk first; a trailing * matches word prefixes"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"Max results to return (default 5, capped at 20)"`
+	CiteKey  string `json:"cite_key,omitempty" jsonschema:"Only this paper (cite key or alias)"`
+	Author   string `json:"author,omitempty" jsonschema:"Only papers with an author whose name contains this (case-insensitive)"`
+	YearFrom int    `json:"year_from,omitempty" jsonschema:"Only papers published in or after this year"`
+	YearTo   int    `json:"year_to,omitempty" jsonschema:"Only papers published in or before this year"`
+	Section  string `json:"section,omitempty" jsonschema:"Only chunks whose section heading contains this (case-insensitive)"`
+	Type     string `json:"type,omitempty" jsonschema:"Only chunks of this type: paragraph, heading, caption, ..."`
+	Explain  bool   `json:"explain,omitempty" jsonschema:"Add per-result lane ranks and scores (BM25, vector, phrase, fused) and notes on the lanes used"`
 }
 
 // RecallOutput is crossmem_recall's structured result.
 type RecallOutput struct {
 	Query   string       `json:"query"`
 	Results []search.Hit `json:"results"`
+	Notes   []string     `json:"notes,omitempty"`
+}
+
+// SearchQuery returns the search request of in.
+func (in RecallInput) SearchQuery() search.Query {
+	return search.Query{Text: in.Query, Limit: in.Limit, CiteKey: in.CiteKey, Author: in.Author,
+		YearFrom: in.YearFrom, YearTo: in.YearTo, Section: in.Section, Type: in.Type, Explain: in.Explain}
 }
 
 // New builds the MCP server with both tools registered.
@@ -128,7 +145,7 @@ func (s *Server) New() (*mcp.Server, error) {
 	recallSchema.Properties["limit"].Default = json.RawMessage(`5`)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "crossmem_recall",
-		Description: "Search the crossmem wiki for chunks matching a query. Returns ranked excerpts with cite key, title, page, section and a file:// link to the wiki note; quote only from the note's > blockquote lines.",
+		Description: "Search the crossmem wiki for chunks matching a query (BM25; a sentence found verbatim ranks its chunk first). Filters: cite_key, author, year_from, year_to, section, type. Returns ranked excerpts with cite key, title, page, section and a file:// link to the wiki note; quote only from the note's > blockquote lines.",
 		InputSchema: recallSchema,
 	}, s.recall)
 	return srv, nil
@@ -156,15 +173,39 @@ func (s *Server) cite(ctx context.Context, _ *mcp.CallToolRequest, in CiteInput)
 }
 
 func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
-	hits, err := s.Searcher.Search(ctx, search.Query{Text: in.Query, Limit: in.Limit})
+	if s.BeforeSearch != nil {
+		s.BeforeSearch(ctx)
+	}
+	res, err := s.Searcher.Search(ctx, in.SearchQuery())
 	if err != nil {
 		return nil, RecallOutput{}, err
 	}
-	out := RecallOutput{Query: in.Query, Results: hits}
+	out := RecallOutput{Query: in.Query, Results: res.Hits, Notes: res.Notes}
 	if out.Results == nil {
 		out.Results = []search.Hit{}
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: FormatHits(in.Query, hits)}}}, out, nil
+	text := FormatHits(in.Query, out.Results)
+	if in.Explain {
+		text += "\n" + FormatExplain(out.Results, out.Notes)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+}
+
+// FormatExplain renders the lanes' notes and each result's ranks and
+// scores (recall's and search's explain output).
+func FormatExplain(hits []search.Hit, notes []string) string {
+	var b strings.Builder
+	b.WriteString("explain:")
+	for _, n := range notes {
+		fmt.Fprintf(&b, "\n  %s", n)
+	}
+	for i, h := range hits {
+		if e := h.Explain; e != nil {
+			fmt.Fprintf(&b, "\n  %d. %s %s: phrase=%v bm25_rank=%d bm25=%.4f vector_rank=%d vector=%.4f fused=%.6f",
+				i+1, h.CiteKey, h.ChunkID, e.Phrase, e.BM25Rank, e.BM25Score, e.VectorRank, e.VectorScore, e.Fused)
+		}
+	}
+	return b.String()
 }
 
 // FormatHits renders search results as the seed's numbered list, or

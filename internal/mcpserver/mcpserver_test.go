@@ -32,10 +32,10 @@ import (
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/cli"
 	"github.com/crossmem/crossmem/internal/corpustest"
+	"github.com/crossmem/crossmem/internal/index"
 	cmlibrary "github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/mcpserver"
 	"github.com/crossmem/crossmem/internal/search"
-	"github.com/crossmem/crossmem/internal/wiki"
 )
 
 // testDir holds what the package's tests share: the fixture library and
@@ -178,12 +178,22 @@ func copyLibrary(t testing.TB, lib library) library {
 // and checks that the server then stops.
 func connect(t *testing.T, lib library) *mcp.ClientSession {
 	t.Helper()
-	store := wiki.NewStore(lib.wikiDir())
 	l, err := cmlibrary.Open(lib.Home)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &mcpserver.Server{Citer: &cite.Citer{Lib: l}, Searcher: &search.Scan{Store: store}, Version: "test"}
+	ix, err := index.Open(filepath.Join(lib.Home, index.FileName), lib.wikiDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	// As `crossmem mcp serve`, but checking the notes before every query.
+	sync := func(ctx context.Context) {
+		if _, err := ix.Sync(ctx, nil); err != nil {
+			t.Errorf("sync: %v", err)
+		}
+	}
+	s := &mcpserver.Server{Citer: &cite.Citer{Lib: l}, Searcher: ix, Version: "test", BeforeSearch: sync}
 	serverT, clientT := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -718,7 +728,7 @@ func TestRecallLimit(t *testing.T) {
 		want  int
 	}{{nil, 5}, {3, 3}, {1, 1}, {20, 20}, {21, 20}, {50, 20}, {1000, 20}} {
 		t.Run(fmt.Sprint(tc.limit), func(t *testing.T) {
-			args := map[string]any{"query": "the"} // in hundreds of chunks
+			args := map[string]any{"query": "citations"} // in dozens of chunks
 			if tc.limit != nil {
 				args["limit"] = tc.limit
 			}
@@ -809,5 +819,55 @@ func TestNoticesChanges(t *testing.T) {
 		if h.CiteKey == dutotKey {
 			t.Errorf("after removing the note: %s still found", dutotKey)
 		}
+	}
+}
+
+func TestRecallFiltersAndExplain(t *testing.T) {
+	cs := connect(t, fixtureLibrary(t))
+	hits, _ := recall(t, cs, map[string]any{"query": "writing tasks", "cite_key": shenKey, "limit": 20})
+	if len(hits) == 0 {
+		t.Fatal("no results with the cite_key filter")
+	}
+	for _, h := range hits {
+		if h.CiteKey != shenKey {
+			t.Errorf("cite_key filter let %s through", h.CiteKey)
+		}
+	}
+	if hits, _ := recall(t, cs, map[string]any{"query": "writing tasks", "year_from": 2030}); len(hits) != 0 {
+		t.Errorf("year_from 2030: %d results", len(hits))
+	}
+	if hits, _ := recall(t, cs, map[string]any{"query": "citations", "author": "Zhang", "limit": 20}); len(hits) == 0 {
+		t.Error("author filter found nothing") // Amy X. Zhang is an author of CiteSee
+	} else {
+		for _, h := range hits {
+			if h.CiteKey != changKey {
+				t.Errorf("author filter let %s through", h.CiteKey)
+			}
+		}
+	}
+
+	r := call(t, cs, "crossmem_recall", map[string]any{"query": changPhrase, "explain": true})
+	if r.IsError {
+		t.Fatal(r.Text)
+	}
+	var out struct {
+		Results []struct {
+			ChunkID string          `json:"chunk_id"`
+			Explain *search.Explain `json:"explain"`
+		} `json:"results"`
+		Notes []string `json:"notes"`
+	}
+	if err := json.Unmarshal(r.Structured, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Results) == 0 || out.Results[0].Explain == nil || !out.Results[0].Explain.Phrase || out.Results[0].Explain.BM25Rank == 0 {
+		t.Fatalf("explain of the first result: %+v", out.Results)
+	}
+	notes := strings.Join(out.Notes, "\n")
+	if !strings.Contains(notes, "phrase lane: on") || !strings.Contains(notes, "vector lane: off") {
+		t.Errorf("notes: %v", out.Notes)
+	}
+	if !strings.Contains(r.Text, "\nexplain:\n") || !strings.Contains(r.Text, "phrase=true") {
+		t.Errorf("text lacks the explain block:\n%s", r.Text)
 	}
 }

@@ -1,10 +1,7 @@
-// Package search finds chunks of the wiki that match a query, for
-// crossmem_recall and `crossmem search`.
-//
-// Searcher is the one interface the MCP server and CLI use; Scan is the
-// simple implementation the seed describes (token counts over the notes),
-// re-reading only notes that changed. A full-text index can replace it
-// behind the same interface.
+// Package search defines what a search for chunks asks and answers, for
+// crossmem_recall and `crossmem search`: Query (text, limit, filters),
+// Hit, Explain, Result and the Searcher interface, plus the excerpt and
+// link helpers. internal/index implements Searcher over the SQLite index.
 package search
 
 import (
@@ -12,11 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"sort"
 	"strings"
-	"unicode"
-
-	"github.com/crossmem/crossmem/internal/wiki"
 )
 
 // DefaultLimit and MaxLimit bound the number of results (the seed's
@@ -28,22 +21,58 @@ const (
 	MaxExcerpt = 400
 )
 
-// Query is a search request.
+// Query is a search request. Filters are optional and combine with AND.
 type Query struct {
 	Text  string
 	Limit int // 0 means DefaultLimit; values above MaxLimit are capped
+
+	CiteKey  string // only this paper (a cite key or an alias)
+	Author   string // a case-insensitive part of an author's name
+	YearFrom int    // first year, 0 = open
+	YearTo   int    // last year, 0 = open
+	Section  string // a case-insensitive part of the section heading
+	Type     string // chunk type: paragraph, heading, caption, ...
+
+	Explain bool // fill Hit.Explain and Result.Notes
 }
 
 // Hit is one matching chunk.
 type Hit struct {
-	CiteKey string  `json:"cite_key"`
-	Title   string  `json:"title"`
-	ChunkID string  `json:"chunk_id"`
-	Page    int     `json:"page"`
-	Section string  `json:"section"`
-	Excerpt string  `json:"excerpt"` // at most MaxExcerpt characters of the chunk text
-	Link    string  `json:"link"`    // file:// URL of the note
-	Score   float64 `json:"score"`
+	CiteKey string   `json:"cite_key"`
+	Title   string   `json:"title"`
+	ChunkID string   `json:"chunk_id"`
+	Page    int      `json:"page"`
+	Section string   `json:"section"`
+	Type    string   `json:"type"`
+	Excerpt string   `json:"excerpt"` // at most MaxExcerpt characters of the chunk text
+	Link    string   `json:"link"`    // file:// URL of the note
+	Score   float64  `json:"score"`   // the fused score that ordered the results
+	Explain *Explain `json:"explain,omitempty"`
+}
+
+// Explain says why a hit ranks where it does.
+type Explain struct {
+	// Phrase is true when the chunk contains the query verbatim after
+	// quote normalization (the exact-phrase lane); such chunks rank first.
+	Phrase bool `json:"phrase"`
+	// BM25Rank and BM25Score: rank (1-based, 0 = not retrieved) and score in
+	// the BM25 lane.
+	BM25Rank  int     `json:"bm25_rank"`
+	BM25Score float64 `json:"bm25_score"`
+	// VectorRank and VectorScore (cosine similarity): the embedding lane,
+	// 0 when it is off or did not retrieve the chunk.
+	VectorRank  int     `json:"vector_rank"`
+	VectorScore float64 `json:"vector_score"`
+	// Fused is the reciprocal rank fusion score.
+	Fused float64 `json:"fused"`
+}
+
+// Result is the answer to a Query.
+type Result struct {
+	Hits []Hit `json:"results"`
+	// Notes describe the lanes used, with Query.Explain: which were on,
+	// which were off and why (e.g. no embedding server).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Location renders "p.4 §3.2 Scaled Dot-Product Attention" (the seed's
@@ -57,104 +86,7 @@ func (h Hit) Location() string {
 
 // Searcher finds chunks matching a query, best first.
 type Searcher interface {
-	Search(ctx context.Context, q Query) ([]Hit, error)
-}
-
-// Scan searches the notes of a wiki.Store by token counts.
-type Scan struct {
-	Store *wiki.Store
-}
-
-var _ Searcher = (*Scan)(nil)
-
-// Tokens splits text into lower-case tokens of letters and digits.
-func Tokens(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// Search ranks chunks by how many distinct query tokens they contain, then
-// by the total number of occurrences (tokens match word prefixes, case
-// folded) in the chunk text, its section and the paper's title and cite
-// key.
-func (s *Scan) Search(ctx context.Context, q Query) ([]Hit, error) {
-	limit := q.Limit
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
-	limit = min(limit, MaxLimit)
-	qt := dedupe(Tokens(q.Text))
-	if len(qt) == 0 {
-		return nil, nil
-	}
-	entries, _ := s.Store.All()
-	type scored struct {
-		hit      Hit
-		distinct int
-		total    int
-		order    int
-	}
-	var all []scored
-	order := 0
-	for _, e := range entries {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		meta := Tokens(e.Title() + " " + e.CiteKey() + " " + strings.Join(e.Note.Front.Aliases, " ") + " " + strings.Join(e.Note.Front.Authors, " "))
-		for _, c := range e.Note.Chunks {
-			order++
-			words := append(Tokens(c.Text+" "+c.Section), meta...)
-			distinct, total := 0, 0
-			for _, t := range qt {
-				n := 0
-				for _, w := range words {
-					if strings.HasPrefix(w, t) {
-						n++
-					}
-				}
-				if n > 0 {
-					distinct++
-					total += n
-				}
-			}
-			if distinct == 0 {
-				continue
-			}
-			all = append(all, scored{
-				hit: Hit{
-					CiteKey: e.CiteKey(), Title: e.Title(), ChunkID: c.ID, Page: c.Page, Section: c.Section,
-					Excerpt: Excerpt(c.Text, qt, MaxExcerpt), Link: FileURL(e.Path),
-					Score: float64(distinct*1000 + total),
-				},
-				distinct: distinct, total: total, order: order,
-			})
-		}
-	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if all[i].distinct != all[j].distinct {
-			return all[i].distinct > all[j].distinct
-		}
-		if all[i].total != all[j].total {
-			return all[i].total > all[j].total
-		}
-		return all[i].order < all[j].order
-	})
-	out := make([]Hit, 0, min(limit, len(all)))
-	for i := 0; i < len(all) && i < limit; i++ {
-		out = append(out, all[i].hit)
-	}
-	return out, nil
-}
-
-func dedupe(ts []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range ts {
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
+	Search(ctx context.Context, q Query) (*Result, error)
 }
 
 // FileURL returns the file:// URL of an absolute path.

@@ -1,170 +1,28 @@
 package search
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/crossmem/crossmem/internal/chunk"
-	"github.com/crossmem/crossmem/internal/note"
-	"github.com/crossmem/crossmem/internal/wiki"
 )
 
-type testChunk struct {
-	id, section, text string
-	page              int
-}
-
-// writeNote writes a note with the given chunks into dir.
-func writeNote(t *testing.T, dir, key, title string, chunks ...testChunk) string {
-	t.Helper()
-	n := &note.Note{
-		Front: note.Frontmatter{
-			CiteKey: key, Title: title, Authors: []string{"Ada Lovelace"}, Year: 2020,
-			CapturedAt: "1", Raw: "raw/1_" + key + ".pdf", Parser: note.Parser,
-			Chunks: len(chunks), Pages: 9, UnquotablePages: []note.Unquotable{}, WikiFormat: note.FormatVersion,
-		},
-	}
-	for _, c := range chunks {
-		n.Chunks = append(n.Chunks, chunk.Chunk{
-			ID: c.id, Type: "paragraph", Text: c.text, Page: c.page, Section: c.section,
-			TextSHA256: chunk.Hash(c.text), ByteRange: [2]int{0, len(c.text)},
-		})
-	}
-	data, err := note.Format(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "1_"+key+".md")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func ids(hits []Hit) []string {
-	out := []string{}
-	for _, h := range hits {
-		out = append(out, h.CiteKey+"/"+h.ChunkID)
-	}
-	return out
-}
-
-func TestSearchRanking(t *testing.T) {
-	dir := t.TempDir()
-	path := writeNote(t, dir, "vaswani2017attention", "Transformer Paper",
-		testChunk{"p1s0c1", "", "Attention attention attention attention. Attention everywhere.", 1},
-		testChunk{"p4s32c1", "3.2 Scaled Dot-Product Attention", "We call our particular attention scaled dot-product attention.", 4},
-		testChunk{"p5s0c1", "", "Nothing relevant here about recurrence.", 5},
-	)
-	writeNote(t, dir, "lecun2015deep", "Deep Learning",
-		testChunk{"p2s0c1", "", "Convolutional networks scale well with data.", 2},
-	)
-	s := &Scan{Store: wiki.NewStore(dir)}
-
-	hits, err := s.Search(t.Context(), Query{Text: "scaled attention"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The chunk with both tokens first, although another has "attention"
-	// six times; then the chunk with one token; "scale" in lecun matches
-	// the token "scaled" only as a prefix the other way round, so not at
-	// all.
-	if diff := cmp.Diff([]string{"vaswani2017attention/p4s32c1", "vaswani2017attention/p1s0c1"}, ids(hits)); diff != "" {
-		t.Errorf("ranking (-want +got):\n%s", diff)
-	}
-	h := hits[0]
-	if h.Title != "Transformer Paper" || h.Page != 4 || h.Section != "3.2 Scaled Dot-Product Attention" {
-		t.Errorf("hit = %+v", h)
-	}
-	if h.Link != "file://"+filepath.ToSlash(path) {
-		t.Errorf("link = %q", h.Link)
-	}
-	if h.Excerpt != "We call our particular attention scaled dot-product attention." {
-		t.Errorf("excerpt = %q", h.Excerpt)
-	}
-	if h.Location() != "p.4 §3.2 Scaled Dot-Product Attention" {
-		t.Errorf("location = %q", h.Location())
-	}
-	if hits[1].Location() != "p.1" {
-		t.Errorf("location without section = %q", hits[1].Location())
-	}
-	if hits[0].Score <= hits[1].Score {
-		t.Errorf("scores %v, %v not decreasing", hits[0].Score, hits[1].Score)
-	}
-
-	// Query tokens match word prefixes, case-insensitively, and the paper's
-	// title counts for every chunk.
-	hits, _ = s.Search(t.Context(), Query{Text: "CONVOLUTION"})
-	if diff := cmp.Diff([]string{"lecun2015deep/p2s0c1"}, ids(hits)); diff != "" {
-		t.Errorf("prefix match (-want +got):\n%s", diff)
-	}
-	hits, _ = s.Search(t.Context(), Query{Text: "deep"})
-	if diff := cmp.Diff([]string{"lecun2015deep/p2s0c1"}, ids(hits)); diff != "" {
-		t.Errorf("title match (-want +got):\n%s", diff)
-	}
-	// With equal scores, notes (by cite key) and chunks keep their order.
-	hits, _ = s.Search(t.Context(), Query{Text: "ada"})
-	if diff := cmp.Diff([]string{"lecun2015deep/p2s0c1", "vaswani2017attention/p1s0c1", "vaswani2017attention/p4s32c1", "vaswani2017attention/p5s0c1"}, ids(hits)); diff != "" {
-		t.Errorf("author match (-want +got):\n%s", diff)
-	}
-
-	for _, q := range []string{"", "  ", "!!! ---", "quantum"} {
-		hits, err := s.Search(t.Context(), Query{Text: q})
-		if err != nil || len(hits) != 0 {
-			t.Errorf("Search(%q) = %v, %v; want no hits", q, ids(hits), err)
-		}
-	}
-
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if _, err := s.Search(ctx, Query{Text: "attention"}); err == nil {
-		t.Error("Search with a cancelled context succeeded")
-	}
-}
-
-func TestSearchLimit(t *testing.T) {
-	dir := t.TempDir()
-	var chunks []testChunk
-	for i := 1; i <= 30; i++ {
-		chunks = append(chunks, testChunk{id: fmt.Sprintf("p%ds0c1", i), text: fmt.Sprintf("Chunk %d mentions transport once.", i), page: i})
-	}
-	writeNote(t, dir, "smith2023transport", "Molecular Dynamics", chunks...)
-	s := &Scan{Store: wiki.NewStore(dir)}
-	for _, tc := range []struct{ limit, want int }{
-		{0, DefaultLimit},
-		{-3, DefaultLimit},
-		{3, 3},
-		{20, 20},
-		{21, MaxLimit},
-		{1000, MaxLimit},
-	} {
-		hits, err := s.Search(t.Context(), Query{Text: "transport", Limit: tc.limit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(hits) != tc.want {
-			t.Errorf("limit %d: %d hits; want %d", tc.limit, len(hits), tc.want)
-		}
-	}
-	if DefaultLimit != 5 || MaxLimit != 20 {
-		t.Errorf("limits %d/%d; the seed says default 5, cap 20", DefaultLimit, MaxLimit)
-	}
-}
-
-// words returns n distinct words "w0001 w0002 …".
+// words returns n distinct words "w<from>" … separated by spaces.
 func words(from, n int) string {
-	var b []string
-	for i := from; i < from+n; i++ {
-		b = append(b, fmt.Sprintf("w%04d", i))
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = fmt.Sprintf("w%d", from+i)
 	}
-	return strings.Join(b, " ")
+	return strings.Join(ws, " ")
+}
+
+func TestLocation(t *testing.T) {
+	if got := (Hit{Page: 4, Section: "3.2 Attention"}).Location(); got != "p.4 §3.2 Attention" {
+		t.Errorf("Location = %q", got)
+	}
+	if got := (Hit{Page: 1}).Location(); got != "p.1" {
+		t.Errorf("Location without section = %q", got)
+	}
 }
 
 func TestExcerpt(t *testing.T) {

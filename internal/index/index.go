@@ -1,0 +1,227 @@
+// Package index is the library's search index: one SQLite file
+// (<home>/index.db, modernc.org/sqlite, WAL mode) derived from the wiki
+// notes, which stay the source of truth. It holds the papers (cite key,
+// aliases, title, authors, year), their chunks (id, page, section, type,
+// verbatim text, its quote-normalized form, SHA-256, bbox), an FTS5 table
+// over chunk text, section, title and authors (tokenizer porter unicode61
+// remove_diacritics 2), the document frequencies BM25 needs, and optional
+// chunk embeddings.
+//
+// Sync brings the index up to date with the notes, touching only what
+// changed (file size and modification time, then content hash); Rebuild
+// recreates it. Search ranks chunks by BM25 with an exact-phrase lane and,
+// when embeddings are configured, a vector lane fused by reciprocal rank
+// fusion.
+//
+// Several processes may use one index: writers (compile, `crossmem index`,
+// a server noticing hand-edited notes) serialize on the library lock and on
+// SQLite's write lock; readers see a consistent snapshot (WAL) and never
+// wait for a writer.
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+)
+
+// FileName is the index's file name in the library home.
+const FileName = "index.db"
+
+// SchemaVersion is the schema this crossmem writes (PRAGMA user_version).
+const SchemaVersion = 1
+
+// ErrNewerSchema is returned by Open for an index written by a newer
+// crossmem.
+var ErrNewerSchema = errors.New("index was written by a newer crossmem")
+
+// ErrCorrupt is returned by Open when the file is not a usable index.
+var ErrCorrupt = errors.New("index file is damaged or not a crossmem index")
+
+// Index is an open search index.
+type Index struct {
+	db      *sql.DB
+	path    string
+	wikiDir string
+
+	// Embedder, when set, gives the vector lane (see Search and
+	// EmbedMissing). Nil: BM25 and the phrase lane only.
+	Embedder Embedder
+	// VectorWeight and BM25Weight weight the two rankings in reciprocal
+	// rank fusion (0 means 1).
+	VectorWeight, BM25Weight float64
+
+	vecMu    sync.Mutex
+	vecCache *vectorSet
+}
+
+// migrations[i] upgrades schema version i to i+1.
+var migrations = []string{
+	// 0 → 1
+	`CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+	INSERT INTO meta(key, value) VALUES ('chunks', 0), ('tokens', 0);
+	CREATE TABLE notes(
+		id INTEGER PRIMARY KEY,
+		name TEXT NOT NULL UNIQUE,        -- file name in the wiki folder
+		size INTEGER NOT NULL,
+		mtime_ns INTEGER NOT NULL,
+		sha256 TEXT NOT NULL,             -- of the note file
+		cite_key TEXT NOT NULL,
+		title TEXT NOT NULL,
+		authors TEXT NOT NULL,            -- display names, one per line
+		year INTEGER NOT NULL,
+		doi TEXT NOT NULL,
+		arxiv_id TEXT NOT NULL
+	);
+	CREATE INDEX notes_cite_key ON notes(cite_key);
+	CREATE TABLE aliases(
+		alias TEXT PRIMARY KEY,
+		note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE
+	) WITHOUT ROWID;
+	CREATE INDEX aliases_note ON aliases(note_id);
+	CREATE TABLE chunks(
+		id INTEGER PRIMARY KEY,           -- = rowid in chunks_fts
+		note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+		chunk_id TEXT NOT NULL,           -- p{page}s{section}c{n}
+		page INTEGER NOT NULL,
+		section TEXT NOT NULL,
+		type TEXT NOT NULL,
+		text TEXT NOT NULL,               -- verbatim, as in the note
+		norm TEXT NOT NULL,               -- quote.Key(text)
+		sha256 TEXT NOT NULL,             -- text_sha256
+		bbox TEXT NOT NULL,               -- "x0 y0 x1 y1" in PDF points
+		byte_start INTEGER NOT NULL,
+		byte_end INTEGER NOT NULL,
+		ntokens INTEGER NOT NULL          -- BM25 length: terms in text + section
+	);
+	CREATE INDEX chunks_note ON chunks(note_id);
+	CREATE INDEX chunks_sha ON chunks(sha256);
+	CREATE VIRTUAL TABLE chunks_fts USING fts5(text, section, title, authors,
+		content='', contentless_delete=1,
+		tokenize='porter unicode61 remove_diacritics 2', prefix='3');
+	CREATE TABLE terms(term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
+	CREATE TABLE embeddings(
+		sha256 TEXT NOT NULL,             -- text_sha256 of the chunk text
+		model TEXT NOT NULL,
+		dim INTEGER NOT NULL,
+		vec BLOB NOT NULL,                -- dim float32, little-endian
+		PRIMARY KEY (sha256, model)
+	) WITHOUT ROWID;`,
+}
+
+// Open opens (creating and migrating as needed) the index at path, for the
+// notes in wikiDir. Errors: ErrNewerSchema, ErrCorrupt (both say how to
+// recover), I/O errors.
+func Open(path, wikiDir string) (*Index, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(4)
+	ix := &Index{db: db, path: path, wikiDir: wikiDir}
+	if err := ix.migrate(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// Path returns the index file's path.
+func (ix *Index) Path() string { return ix.path }
+
+// WikiDir returns the folder of the notes the index is built from.
+func (ix *Index) WikiDir() string { return ix.wikiDir }
+
+// Close closes the index.
+func (ix *Index) Close() error { return ix.db.Close() }
+
+func (ix *Index) migrate() error {
+	var v int
+	if err := ix.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+		return fmt.Errorf("%w (%s: %v); rebuild it with: crossmem index --rebuild", ErrCorrupt, ix.path, err)
+	}
+	if v > SchemaVersion {
+		return fmt.Errorf("%w (%s has schema %d, this crossmem knows %d): upgrade crossmem, or rebuild the index with: crossmem index --rebuild", ErrNewerSchema, ix.path, v, SchemaVersion)
+	}
+	if v == 0 {
+		// A file with tables but no version is not ours.
+		var n int
+		if err := ix.db.QueryRow(`SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil {
+			return fmt.Errorf("%w (%s: %v); rebuild it with: crossmem index --rebuild", ErrCorrupt, ix.path, err)
+		}
+		if n > 0 {
+			return fmt.Errorf("%w (%s has tables but no crossmem schema version); rebuild it with: crossmem index --rebuild", ErrCorrupt, ix.path)
+		}
+	}
+	for ; v < SchemaVersion; v++ {
+		tx, err := ix.db.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(migrations[v]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrate index %s to schema %d: %w", ix.path, v+1, err)
+		}
+		if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Remove deletes the index file at path with its WAL and shared-memory
+// files (for --rebuild).
+func Remove(path string) error {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Stats describes the index's content.
+type Stats struct {
+	Notes      int `json:"notes"`
+	Chunks     int `json:"chunks"`
+	Terms      int `json:"terms"`
+	Embeddings int `json:"embeddings"`
+}
+
+// Stats counts what the index holds.
+func (ix *Index) Stats(ctx context.Context) (Stats, error) {
+	var s Stats
+	err := ix.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM notes), (SELECT value FROM meta WHERE key = 'chunks'),
+		(SELECT count(*) FROM terms), (SELECT count(*) FROM embeddings)`).Scan(&s.Notes, &s.Chunks, &s.Terms, &s.Embeddings)
+	return s, err
+}
+
+// ResolveKey returns the cite key that key names (itself or, for an alias,
+// its paper's key) and whether the index knows it.
+func (ix *Index) ResolveKey(ctx context.Context, key string) (string, bool) {
+	var k string
+	err := ix.db.QueryRowContext(ctx, `SELECT cite_key FROM notes WHERE cite_key = ?
+		UNION ALL SELECT n.cite_key FROM aliases a JOIN notes n ON n.id = a.note_id WHERE a.alias = ? LIMIT 1`, key, key).Scan(&k)
+	return k, err == nil
+}
+
+func nowNS() int64 { return time.Now().UnixNano() }
+
+func joinLines(ss []string) string { return strings.Join(ss, "\n") }

@@ -1,0 +1,647 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/crossmem/crossmem/internal/quote"
+	"github.com/crossmem/crossmem/internal/search"
+)
+
+// BM25 parameters (the usual values, as in FTS5's bm25()).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+	// metaWeight scales the credit a query term gets for appearing in the
+	// paper's title or authors.
+	metaWeight = 0.3
+	// rrfK is the reciprocal rank fusion constant.
+	rrfK = 60
+)
+
+// Candidate budgets: how many chunks each FTS5 question may contribute.
+// They bound the work per query whatever the library's size; see
+// docs/search.md.
+const (
+	andLimit    = 300  // all query terms
+	rareLimit   = 1000 // any of the rarer query terms
+	phraseLimit = 200  // each group of rare words of a phrase
+	vectorTopK  = 100  // nearest chunks from the vector lane
+	// smallFilter: a filter matching at most this many papers makes every
+	// chunk of them a candidate.
+	smallFilter = 20
+	// phraseMinWords: an unquoted query of at least this many words is
+	// also tried as an exact phrase.
+	phraseMinWords = 4
+)
+
+// Search ranks chunks for q: chunks containing the query verbatim (after
+// quote normalization; a quoted query, or any query of phraseMinWords words
+// or more) first, then by BM25 over the query's terms, fused with the
+// vector lane by reciprocal rank fusion when an Embedder is set. It
+// implements search.Searcher.
+func (ix *Index) Search(ctx context.Context, q search.Query) (*search.Result, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = search.DefaultLimit
+	}
+	limit = min(limit, search.MaxLimit)
+	res := &search.Result{Hits: []search.Hit{}}
+	note := func(format string, args ...any) {
+		if q.Explain {
+			res.Notes = append(res.Notes, fmt.Sprintf(format, args...))
+		}
+	}
+
+	text, quoted := unquote(strings.TrimSpace(q.Text))
+	p := parseQuery(text, quoted)
+	if len(p.words) == 0 && len(p.prefixes) == 0 {
+		return res, nil
+	}
+	st, err := ix.stats(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+
+	// Filters that select papers.
+	papers, err := ix.filterPapers(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if papers != nil && len(papers) == 0 {
+		note("no paper matches the filters")
+		return res, nil
+	}
+	post := func(c *candidate) bool {
+		if papers != nil && !papers[c.noteID] {
+			return false
+		}
+		if q.Section != "" && !strings.Contains(strings.ToLower(c.section), strings.ToLower(q.Section)) {
+			return false
+		}
+		if q.Type != "" && !strings.EqualFold(c.typ, q.Type) {
+			return false
+		}
+		return true
+	}
+
+	// Candidates.
+	ids := map[int64]bool{}
+	var phraseIDs map[int64]bool
+	phraseOn := quoted || len(p.words) >= phraseMinWords
+	if papers != nil && len(papers) <= smallFilter {
+		n, err := ix.chunksOfNotes(ctx, papers, ids)
+		if err != nil {
+			return nil, err
+		}
+		note("candidates: all %d chunks of the %d paper(s) the filters select", n, len(papers))
+	} else {
+		extra := ftsFilter(q)
+		n, err := ix.bm25Candidates(ctx, p, st, extra, ids)
+		if err != nil {
+			return nil, err
+		}
+		note("bm25 lane: %d candidate chunks from the full-text index", n)
+		if phraseOn {
+			phraseIDs = map[int64]bool{}
+			if err := ix.phraseCandidates(ctx, p, st, extra, phraseIDs); err != nil {
+				return nil, err
+			}
+			for id := range phraseIDs {
+				ids[id] = true
+			}
+		}
+	}
+	if phraseOn {
+		if quoted {
+			note("phrase lane: on (quoted query)")
+		} else {
+			note("phrase lane: on (query of %d words)", len(p.words))
+		}
+	} else {
+		note("phrase lane: off (unquoted query of fewer than %d words)", phraseMinWords)
+	}
+
+	// The vector lane.
+	var vec map[int64]vecHit
+	if ix.Embedder == nil {
+		note("vector lane: off (no embeddings configured; set [search] embeddings = \"ollama\")")
+	} else {
+		v, err := ix.vectorLane(ctx, text)
+		if err != nil {
+			note("vector lane: off (%v)", err)
+		} else {
+			vec = v
+			for id := range vec {
+				ids[id] = true
+			}
+			note("vector lane: on (%s, %d nearest chunks)", ix.Embedder.Model(), len(vec))
+		}
+	}
+
+	cands, err := ix.loadCandidates(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	key := quote.Key(text)
+	var kept []*candidate
+	for _, c := range cands {
+		if !post(c) {
+			continue
+		}
+		c.bm25 = st.score(p, c)
+		c.phrase = phraseOn && key != "" && strings.Contains(c.norm, key)
+		if v, ok := vec[c.id]; ok {
+			c.vecScore, c.vecRank = v.score, v.rank
+		}
+		if c.bm25 > 0 || c.phrase || c.vecRank > 0 {
+			kept = append(kept, c)
+		}
+	}
+	// BM25 ranks.
+	sort.Slice(kept, func(i, j int) bool {
+		if kept[i].bm25 != kept[j].bm25 {
+			return kept[i].bm25 > kept[j].bm25
+		}
+		return kept[i].id < kept[j].id
+	})
+	for i, c := range kept {
+		if c.bm25 > 0 {
+			c.bm25Rank = i + 1
+		}
+	}
+	// Fusion: with one lane the fused order is the BM25 order.
+	wb, wv := nz(ix.BM25Weight), nz(ix.VectorWeight)
+	for _, c := range kept {
+		if c.bm25Rank > 0 {
+			c.fused += wb / float64(rrfK+c.bm25Rank)
+		}
+		if c.vecRank > 0 {
+			c.fused += wv / float64(rrfK+c.vecRank)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		if kept[i].phrase != kept[j].phrase {
+			return kept[i].phrase
+		}
+		if kept[i].fused != kept[j].fused {
+			return kept[i].fused > kept[j].fused
+		}
+		return kept[i].id < kept[j].id
+	})
+	if len(kept) > limit {
+		kept = kept[:limit]
+	}
+	excerptTokens := p.words
+	if key != "" && len(p.words) > 0 {
+		excerptTokens = []string{strings.ToLower(strings.Join(strings.Fields(text), " "))}
+		excerptTokens = append(excerptTokens, p.words...)
+	}
+	for _, c := range kept {
+		h := search.Hit{
+			CiteKey: c.citeKey, Title: c.title, ChunkID: c.chunkID, Page: c.page, Section: c.section, Type: c.typ,
+			Excerpt: search.Excerpt(c.text, excerptTokens, search.MaxExcerpt),
+			Link:    search.FileURL(filepath.Join(ix.wikiDir, c.noteName)),
+			Score:   round(c.fused),
+		}
+		if q.Explain {
+			h.Explain = &search.Explain{Phrase: c.phrase, BM25Rank: c.bm25Rank, BM25Score: round(c.bm25),
+				VectorRank: c.vecRank, VectorScore: round(c.vecScore), Fused: round(c.fused)}
+		}
+		res.Hits = append(res.Hits, h)
+	}
+	return res, nil
+}
+
+func nz(w float64) float64 {
+	if w <= 0 {
+		return 1
+	}
+	return w
+}
+
+func round(f float64) float64 { return math.Round(f*1e6) / 1e6 }
+
+// unquote strips one pair of straight or typographic double quotes
+// around the whole query.
+func unquote(s string) (string, bool) {
+	for _, pair := range [][2]string{{`"`, `"`}, {"“", "”"}, {"„", "“"}, {"«", "»"}} {
+		if len(s) >= len(pair[0])+len(pair[1]) && strings.HasPrefix(s, pair[0]) && strings.HasSuffix(s, pair[1]) {
+			inner := strings.TrimSpace(s[len(pair[0]) : len(s)-len(pair[1])])
+			if inner != "" {
+				return inner, true
+			}
+		}
+	}
+	return s, false
+}
+
+// parsed is a query split for the lanes.
+type parsed struct {
+	words    []string          // every word, lower case, stop words included, in order
+	terms    []string          // distinct BM25 terms (stems)
+	surface  map[string]string // term → a word of the query with that stem
+	prefixes []string          // "att" for "att*" (unquoted queries only)
+}
+
+func parseQuery(text string, quoted bool) parsed {
+	var p parsed
+	p.surface = map[string]string{}
+	for _, f := range strings.Fields(text) {
+		if !quoted && strings.HasSuffix(f, "*") {
+			ws := words(strings.TrimSuffix(f, "*"))
+			if len(ws) > 0 {
+				p.prefixes = append(p.prefixes, ws[len(ws)-1])
+				ws = ws[:len(ws)-1]
+			}
+			for _, w := range ws {
+				p.addWord(w)
+			}
+			continue
+		}
+		for _, w := range words(f) {
+			p.addWord(w)
+		}
+	}
+	return p
+}
+
+func (p *parsed) addWord(w string) {
+	p.words = append(p.words, w)
+	if stopWords[w] {
+		return
+	}
+	t := stem(w)
+	if _, ok := p.surface[t]; !ok {
+		p.surface[t] = w
+		p.terms = append(p.terms, t)
+	}
+}
+
+// stats are the collection statistics a query needs.
+type stats struct {
+	n      float64        // chunks
+	avgdl  float64        // mean BM25 length
+	df     map[string]int // per query term (0 = absent)
+	prefDF map[string]int // per prefix: sum of the df of its terms
+	prefix map[string][]string
+}
+
+func (ix *Index) stats(ctx context.Context, p parsed) (*stats, error) {
+	st := &stats{df: map[string]int{}, prefDF: map[string]int{}, prefix: map[string][]string{}}
+	var n, tokens int64
+	if err := ix.db.QueryRowContext(ctx, `SELECT (SELECT value FROM meta WHERE key = 'chunks'), (SELECT value FROM meta WHERE key = 'tokens')`).Scan(&n, &tokens); err != nil {
+		return nil, err
+	}
+	st.n = float64(max(n, 1))
+	st.avgdl = float64(tokens) / st.n
+	if st.avgdl <= 0 {
+		st.avgdl = 1
+	}
+	for _, t := range p.terms {
+		var df int
+		err := ix.db.QueryRowContext(ctx, `SELECT df FROM terms WHERE term = ?`, t).Scan(&df)
+		if err != nil && err != sql.ErrNoRows {
+			return nil, err
+		}
+		st.df[t] = df
+	}
+	for _, pre := range p.prefixes {
+		// The prefix's terms, most frequent first (at most 50 are scored).
+		rows, err := ix.db.QueryContext(ctx, `SELECT term, df FROM terms WHERE term >= ? AND term < ? ORDER BY df DESC LIMIT 50`, pre, pre+"\U0010FFFF")
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var t string
+			var df int
+			if err := rows.Scan(&t, &df); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			st.prefix[pre] = append(st.prefix[pre], t)
+			st.prefDF[pre] += df
+		}
+		rows.Close()
+	}
+	return st, nil
+}
+
+// idf is BM25's inverse document frequency (the non-negative form).
+func (st *stats) idf(df int) float64 {
+	d := float64(min(df, int(st.n)))
+	return math.Log(1 + (st.n-d+0.5)/(d+0.5))
+}
+
+// score is the BM25 score of candidate c for the query's terms and
+// prefixes, plus metaWeight × idf for each term in the paper's title or
+// authors.
+func (st *stats) score(p parsed, c *candidate) float64 {
+	if len(p.terms) == 0 && len(p.prefixes) == 0 {
+		return 0
+	}
+	tf := map[string]int{}
+	dl := 0
+	for _, t := range chunkTerms(c.text, c.section) {
+		tf[t]++
+		dl++
+	}
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(dl)/st.avgdl)
+	var s float64
+	add := func(f, df int) {
+		if f > 0 {
+			s += st.idf(df) * float64(f) * (bm25K1 + 1) / (float64(f) + norm)
+		}
+	}
+	for _, t := range p.terms {
+		add(tf[t], st.df[t])
+	}
+	for _, pre := range p.prefixes {
+		f := 0
+		for t, n := range tf {
+			if strings.HasPrefix(t, pre) {
+				f += n
+			}
+		}
+		add(f, st.prefDF[pre])
+	}
+	// Credit for terms in the paper's title or authors (chunks found
+	// through those columns score by this alone).
+	meta := c.metaTerms()
+	for _, t := range p.terms {
+		if meta[t] {
+			s += metaWeight * st.idf(st.df[t])
+		}
+	}
+	return s
+}
+
+// ftsWord quotes a word for an FTS5 query.
+func ftsWord(w string) string { return `"` + strings.ReplaceAll(w, `"`, `""`) + `"` }
+
+// ftsFilter restricts FTS5 questions to chunks whose author or section
+// column has the filter's words; the exact filter is applied afterwards.
+func ftsFilter(q search.Query) string {
+	var parts []string
+	for col, val := range map[string]string{"authors": q.Author, "section": q.Section} {
+		ws := words(val)
+		if len(ws) == 0 {
+			continue
+		}
+		var qw []string
+		for _, w := range ws {
+			qw = append(qw, ftsWord(w))
+		}
+		parts = append(parts, col+" : ("+strings.Join(qw, " AND ")+")")
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, " AND ")
+}
+
+func and(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return "(" + a + ") AND (" + b + ")"
+}
+
+// bm25Candidates adds to ids the chunks FTS5 finds for the query: those
+// with every term (andLimit), those with any of the rarer terms
+// (rareLimit), and, when both find nothing, those with the rarest term.
+// It returns how many it added.
+func (ix *Index) bm25Candidates(ctx context.Context, p parsed, st *stats, extra string, ids map[int64]bool) (int, error) {
+	before := len(ids)
+	var all []string
+	for _, t := range p.terms {
+		all = append(all, ftsWord(p.surface[t]))
+	}
+	for _, pre := range p.prefixes {
+		all = append(all, ftsWord(pre)+"*")
+	}
+	if len(all) == 0 {
+		return 0, nil
+	}
+	if err := ix.ftsIDs(ctx, and(strings.Join(all, " AND "), extra), andLimit, ids); err != nil {
+		return 0, err
+	}
+	// The rarer terms: those in fewer than 1 % of the chunks (at least
+	// the 5 rarest present), at most 8.
+	byDF := append([]string(nil), p.terms...)
+	sort.SliceStable(byDF, func(i, j int) bool { return st.df[byDF[i]] < st.df[byDF[j]] })
+	var rare []string
+	for _, t := range byDF {
+		df := st.df[t]
+		if df == 0 {
+			continue
+		}
+		if len(rare) >= 8 || (len(rare) >= 5 && float64(df) > st.n/100) {
+			break
+		}
+		rare = append(rare, ftsWord(p.surface[t]))
+	}
+	if len(rare) > 1 || (len(rare) == 1 && len(all) > 1) {
+		if err := ix.ftsIDs(ctx, and(strings.Join(rare, " OR "), extra), rareLimit, ids); err != nil {
+			return 0, err
+		}
+	}
+	if len(ids) == before && len(rare) > 0 {
+		if err := ix.ftsIDs(ctx, and(rare[0], extra), andLimit, ids); err != nil {
+			return 0, err
+		}
+	}
+	return len(ids) - before, nil
+}
+
+// phraseCandidates adds to ids the chunks that could contain the query as
+// a phrase: up to three disjoint groups of its rarest words, each group's
+// chunks having all of the group (a word hyphenated across a line in one
+// chunk may defeat one group, not three), or, for queries of stop words
+// only, the FTS5 phrase.
+func (ix *Index) phraseCandidates(ctx context.Context, p parsed, st *stats, extra string, ids map[int64]bool) error {
+	var content []string
+	seen := map[string]bool{}
+	for _, w := range p.words {
+		if !stopWords[w] && !seen[w] && len(w) >= 2 {
+			seen[w] = true
+			content = append(content, w)
+		}
+	}
+	if len(content) < 2 {
+		var ws []string
+		for _, w := range p.words {
+			ws = append(ws, w)
+		}
+		return ix.ftsIDs(ctx, and(`"`+strings.Join(ws, " ")+`"`, extra), phraseLimit, ids)
+	}
+	sort.SliceStable(content, func(i, j int) bool {
+		di, dj := st.df[stem(content[i])], st.df[stem(content[j])]
+		if (di == 0) != (dj == 0) {
+			return dj == 0 // words the index does not know go last
+		}
+		return di < dj
+	})
+	for g := 0; g < 3 && g*3 < len(content); g++ {
+		group := content[g*3 : min(len(content), g*3+3)]
+		var qw []string
+		for _, w := range group {
+			qw = append(qw, ftsWord(w))
+		}
+		if err := ix.ftsIDs(ctx, and(strings.Join(qw, " AND "), extra), phraseLimit, ids); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ftsIDs adds the rowids of up to limit chunks matching the FTS5 query.
+func (ix *Index) ftsIDs(ctx context.Context, match string, limit int, ids map[int64]bool) error {
+	rows, err := ix.db.QueryContext(ctx, `SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?`, match, limit)
+	if err != nil {
+		return fmt.Errorf("full-text query %q: %w", match, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		ids[id] = true
+	}
+	return rows.Err()
+}
+
+// filterPapers returns the ids of the notes that the query's paper
+// filters (cite key, author, years) allow, or nil when it has none.
+func (ix *Index) filterPapers(ctx context.Context, q search.Query) (map[int64]bool, error) {
+	if q.CiteKey == "" && q.Author == "" && q.YearFrom == 0 && q.YearTo == 0 {
+		return nil, nil
+	}
+	where := []string{"1"}
+	var args []any
+	if q.CiteKey != "" {
+		where = append(where, `(cite_key = ? OR id IN (SELECT note_id FROM aliases WHERE alias = ?))`)
+		args = append(args, q.CiteKey, q.CiteKey)
+	}
+	if q.Author != "" {
+		where = append(where, `authors LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscape(q.Author)+"%")
+	}
+	if q.YearFrom != 0 {
+		where = append(where, `year >= ?`)
+		args = append(args, q.YearFrom)
+	}
+	if q.YearTo != 0 {
+		where = append(where, `year <= ?`)
+		args = append(args, q.YearTo)
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT id FROM notes WHERE `+strings.Join(where, " AND "), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// chunksOfNotes adds every chunk of the notes to ids.
+func (ix *Index) chunksOfNotes(ctx context.Context, notes map[int64]bool, ids map[int64]bool) (int, error) {
+	n := 0
+	for id := range notes {
+		rows, err := ix.db.QueryContext(ctx, `SELECT id FROM chunks WHERE note_id = ?`, id)
+		if err != nil {
+			return 0, err
+		}
+		for rows.Next() {
+			var c int64
+			if err := rows.Scan(&c); err != nil {
+				rows.Close()
+				return 0, err
+			}
+			ids[c] = true
+			n++
+		}
+		rows.Close()
+	}
+	return n, nil
+}
+
+// candidate is a chunk being ranked.
+type candidate struct {
+	id                                int64
+	noteID                            int64
+	noteName, citeKey, title, authors string
+	chunkID, section, typ, text, norm string
+	page                              int
+	bm25, vecScore, fused             float64
+	bm25Rank, vecRank                 int
+	phrase                            bool
+	meta                              map[string]bool
+}
+
+func (c *candidate) metaTerms() map[string]bool {
+	if c.meta == nil {
+		c.meta = map[string]bool{}
+		for _, t := range terms(c.title + "\n" + c.authors) {
+			c.meta[t] = true
+		}
+	}
+	return c.meta
+}
+
+// loadCandidates reads the chunks ids, in batches.
+func (ix *Index) loadCandidates(ctx context.Context, ids map[int64]bool) ([]*candidate, error) {
+	list := make([]int64, 0, len(ids))
+	for id := range ids {
+		list = append(list, id)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
+	var out []*candidate
+	for start := 0; start < len(list); start += 500 {
+		batch := list[start:min(len(list), start+500)]
+		var sb strings.Builder
+		for i, id := range batch {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(strconv.FormatInt(id, 10))
+		}
+		rows, err := ix.db.QueryContext(ctx, `SELECT c.id, c.note_id, n.name, n.cite_key, n.title, n.authors, c.chunk_id, c.page, c.section, c.type, c.text, c.norm
+			FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.id IN (`+sb.String()+`)`)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			c := &candidate{}
+			if err := rows.Scan(&c.id, &c.noteID, &c.noteName, &c.citeKey, &c.title, &c.authors, &c.chunkID, &c.page, &c.section, &c.typ, &c.text, &c.norm); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, c)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

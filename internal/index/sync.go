@@ -1,0 +1,365 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/crossmem/crossmem/internal/note"
+	"github.com/crossmem/crossmem/internal/quote"
+)
+
+// SyncResult says what Sync changed.
+type SyncResult struct {
+	Added     int       `json:"added"`     // notes indexed for the first time
+	Updated   int       `json:"updated"`   // notes whose content changed
+	Removed   int       `json:"removed"`   // notes deleted from the wiki
+	Unchanged int       `json:"unchanged"` // notes skipped (same size and time, or same content)
+	Skipped   []Problem `json:"skipped"`   // files that are not readable notes
+}
+
+// Problem is a wiki file that could not be indexed.
+type Problem struct {
+	Path string `json:"path"`
+	Err  string `json:"error"`
+}
+
+// Changed reports whether the sync changed the index.
+func (r *SyncResult) Changed() bool { return r.Added+r.Updated+r.Removed > 0 }
+
+// Sync brings the index up to date with the notes (*.md) in the wiki folder,
+// touching only what changed: a note whose file size and modification time
+// are as recorded is skipped without being read; one whose content hash is
+// unchanged only has its time updated; others are parsed and their chunks
+// replaced. Notes deleted from the folder leave the index. A file that is
+// not a readable note (edited into an invalid form, or foreign markdown) is
+// reported in Skipped and any earlier version of it leaves the index.
+// progress, if set, is called with (i, n) as files are examined. Each note
+// is written in its own transaction, so an interrupted sync leaves a
+// consistent index that the next sync completes.
+func (ix *Index) Sync(ctx context.Context, progress func(i, n int)) (*SyncResult, error) {
+	files, err := filepath.Glob(filepath.Join(ix.wikiDir, "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	type rec struct {
+		id          int64
+		size, mtime int64
+		sha         string
+	}
+	known := map[string]rec{}
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, name, size, mtime_ns, sha256 FROM notes`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var r rec
+		var name string
+		if err := rows.Scan(&r.id, &name, &r.size, &r.mtime, &r.sha); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		known[name] = r
+	}
+	rows.Close()
+
+	res := &SyncResult{Skipped: []Problem{}}
+	seen := map[string]bool{}
+	for i, path := range files {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		if progress != nil {
+			progress(i+1, len(files))
+		}
+		name := filepath.Base(path)
+		seen[name] = true
+		fi, err := os.Stat(path)
+		if err != nil {
+			continue // removed meanwhile: the next sync drops it
+		}
+		old, ok := known[name]
+		if ok && old.size == fi.Size() && old.mtime == fi.ModTime().UnixNano() {
+			res.Unchanged++
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			res.Skipped = append(res.Skipped, Problem{Path: path, Err: err.Error()})
+			continue
+		}
+		sum := sha256.Sum256(data)
+		sha := hex.EncodeToString(sum[:])
+		if ok && old.sha == sha {
+			if _, err := ix.db.ExecContext(ctx, `UPDATE notes SET size = ?, mtime_ns = ? WHERE id = ?`, fi.Size(), fi.ModTime().UnixNano(), old.id); err != nil {
+				return res, err
+			}
+			res.Unchanged++
+			continue
+		}
+		n, perr := note.Parse(data)
+		if perr != nil {
+			res.Skipped = append(res.Skipped, Problem{Path: path, Err: perr.Error()})
+			if ok {
+				if err := ix.removeNote(ctx, old.id); err != nil {
+					return res, err
+				}
+			}
+			continue
+		}
+		if err := ix.putNote(ctx, name, fi.Size(), fi.ModTime().UnixNano(), sha, n); err != nil {
+			return res, fmt.Errorf("index %s: %w", path, err)
+		}
+		if ok {
+			res.Updated++
+		} else {
+			res.Added++
+		}
+	}
+	for name, r := range known {
+		if !seen[name] {
+			if err := ix.removeNote(ctx, r.id); err != nil {
+				return res, err
+			}
+			res.Removed++
+		}
+	}
+	if res.Changed() {
+		ix.dropVectorCache()
+	}
+	return res, nil
+}
+
+// UpdateNote indexes the one note at path now (after compile, restamp or
+// rekey wrote it), whatever its recorded size and time; a path that no
+// longer exists leaves the index.
+func (ix *Index) UpdateNote(ctx context.Context, path string) error {
+	name := filepath.Base(path)
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		var id int64
+		if ix.db.QueryRowContext(ctx, `SELECT id FROM notes WHERE name = ?`, name).Scan(&id) == nil {
+			return ix.removeNote(ctx, id)
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	n, err := note.Parse(data)
+	if err != nil {
+		return fmt.Errorf("index %s: %w", path, err)
+	}
+	sum := sha256.Sum256(data)
+	if err := ix.putNote(ctx, name, fi.Size(), fi.ModTime().UnixNano(), hex.EncodeToString(sum[:]), n); err != nil {
+		return fmt.Errorf("index %s: %w", path, err)
+	}
+	ix.dropVectorCache()
+	return nil
+}
+
+// RemoveNote drops the note with file name name (in the wiki folder) from
+// the index, if it is there.
+func (ix *Index) RemoveNote(ctx context.Context, name string) error {
+	var id int64
+	if err := ix.db.QueryRowContext(ctx, `SELECT id FROM notes WHERE name = ?`, filepath.Base(name)).Scan(&id); err != nil {
+		return nil
+	}
+	return ix.removeNote(ctx, id)
+}
+
+// chunkTerms are the BM25 terms of one chunk: its text and section.
+func chunkTerms(text, section string) []string { return terms(text + "\n" + section) }
+
+// putNote replaces the note called name with n, in one transaction.
+func (ix *Index) putNote(ctx context.Context, name string, size, mtime int64, sha string, n *note.Note) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var id int64
+	switch err := tx.QueryRowContext(ctx, `SELECT id FROM notes WHERE name = ?`, name).Scan(&id); {
+	case err == sql.ErrNoRows:
+	case err != nil:
+		return err
+	default:
+		if err := deleteNote(ctx, tx, id); err != nil {
+			return err
+		}
+	}
+	f := n.Front
+	r, err := tx.ExecContext(ctx, `INSERT INTO notes(name, size, mtime_ns, sha256, cite_key, title, authors, year, doi, arxiv_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, name, size, mtime, sha, f.CiteKey, f.Title, joinLines(f.Authors), f.Year, f.DOI, f.ArxivID)
+	if err != nil {
+		return err
+	}
+	id, err = r.LastInsertId()
+	if err != nil {
+		return err
+	}
+	for _, a := range f.Aliases {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO aliases(alias, note_id) VALUES (?, ?)`, a, id); err != nil {
+			return err
+		}
+	}
+	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insChunk.Close()
+	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, text, section, title, authors) VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insFTS.Close()
+	df := map[string]int{}
+	tokens := 0
+	authors := strings.Join(f.Authors, "; ")
+	for _, c := range n.Chunks {
+		ts := chunkTerms(c.Text, c.Section)
+		tokens += len(ts)
+		for _, t := range distinct(ts) {
+			df[t]++
+		}
+		bbox := strings.Join([]string{fnum(c.BBox[0]), fnum(c.BBox[1]), fnum(c.BBox[2]), fnum(c.BBox[3])}, " ")
+		r, err := insChunk.ExecContext(ctx, id, c.ID, c.Page, c.Section, c.Type, c.Text, quote.Key(c.Text), c.TextSHA256, bbox, c.ByteRange[0], c.ByteRange[1], len(ts))
+		if err != nil {
+			return err
+		}
+		rowid, err := r.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if _, err := insFTS.ExecContext(ctx, rowid, c.Text, c.Section, f.Title, authors); err != nil {
+			return err
+		}
+	}
+	if err := addDF(ctx, tx, df, +1); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = value + ? WHERE key = 'chunks'`, len(n.Chunks)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = value + ? WHERE key = 'tokens'`, tokens); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (ix *Index) removeNote(ctx context.Context, id int64) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := deleteNote(ctx, tx, id); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	ix.dropVectorCache()
+	return nil
+}
+
+// deleteNote removes note id, its chunks, their FTS rows and their share
+// of the document frequencies and totals.
+func deleteNote(ctx context.Context, tx *sql.Tx, id int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, text, section, ntokens FROM chunks WHERE note_id = ?`, id)
+	if err != nil {
+		return err
+	}
+	df := map[string]int{}
+	var rowids []int64
+	tokens := 0
+	for rows.Next() {
+		var rowid int64
+		var text, section string
+		var nt int
+		if err := rows.Scan(&rowid, &text, &section, &nt); err != nil {
+			rows.Close()
+			return err
+		}
+		rowids = append(rowids, rowid)
+		tokens += nt
+		for _, t := range distinct(chunkTerms(text, section)) {
+			df[t]++
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, r := range rowids {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid = ?`, r); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE note_id = ?`, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM aliases WHERE note_id = ?`, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM notes WHERE id = ?`, id); err != nil {
+		return err
+	}
+	if err := addDF(ctx, tx, df, -1); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = value - ? WHERE key = 'chunks'`, len(rowids)); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE meta SET value = value - ? WHERE key = 'tokens'`, tokens)
+	return err
+}
+
+// addDF adds sign × df[t] to each term's document frequency; terms that
+// reach zero are deleted.
+func addDF(ctx context.Context, tx *sql.Tx, df map[string]int, sign int) error {
+	if len(df) == 0 {
+		return nil
+	}
+	up, err := tx.PrepareContext(ctx, `INSERT INTO terms(term, df) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET df = df + excluded.df`)
+	if err != nil {
+		return err
+	}
+	defer up.Close()
+	for t, n := range df {
+		if _, err := up.ExecContext(ctx, t, sign*n); err != nil {
+			return err
+		}
+	}
+	if sign < 0 {
+		_, err = tx.ExecContext(ctx, `DELETE FROM terms WHERE df <= 0`)
+	}
+	return err
+}
+
+func distinct(ts []string) []string {
+	seen := make(map[string]bool, len(ts))
+	out := make([]string, 0, len(ts))
+	for _, t := range ts {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func fnum(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
