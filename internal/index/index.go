@@ -58,6 +58,9 @@ type Index struct {
 	// VectorWeight and BM25Weight weight the two rankings in reciprocal
 	// rank fusion (0 means 1).
 	VectorWeight, BM25Weight float64
+	// NoPhraseLane turns the exact-phrase lane off (for measuring BM25
+	// alone; crossmem never sets it).
+	NoPhraseLane bool
 
 	vecMu    sync.Mutex
 	vecCache *vectorSet

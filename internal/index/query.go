@@ -94,7 +94,7 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (*search.Result, er
 	// Candidates.
 	ids := map[int64]bool{}
 	var phraseIDs map[int64]bool
-	phraseOn := quoted || len(p.words) >= phraseMinWords
+	phraseOn := (quoted || len(p.words) >= phraseMinWords) && !ix.NoPhraseLane
 	if papers != nil && len(papers) <= smallFilter {
 		n, err := ix.chunksOfNotes(ctx, papers, ids)
 		if err != nil {
@@ -145,17 +145,18 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (*search.Result, er
 		}
 	}
 
-	cands, err := ix.loadCandidates(ctx, ids)
+	cands, err := ix.loadCandidates(ctx, ids, phraseOn)
 	if err != nil {
 		return nil, err
 	}
 	key := quote.Key(text)
+	sc := newScorer(st, p)
 	var kept []*candidate
 	for _, c := range cands {
 		if !post(c) {
 			continue
 		}
-		c.bm25 = st.score(p, c)
+		c.bm25 = sc.score(c)
 		c.phrase = phraseOn && key != "" && strings.Contains(c.norm, key)
 		if v, ok := vec[c.id]; ok {
 			c.vecScore, c.vecRank = v.score, v.rank
@@ -339,41 +340,51 @@ func (st *stats) idf(df int) float64 {
 	return math.Log(1 + (st.n-d+0.5)/(d+0.5))
 }
 
+// scorer computes BM25 scores of candidates for one query.
+type scorer struct {
+	st   *stats
+	p    parsed
+	cnt  *counter
+	meta map[int64]map[string]bool // note id → terms of its title and authors
+}
+
+func newScorer(st *stats, p parsed) *scorer {
+	return &scorer{st: st, p: p, cnt: newCounter(p.terms, p.prefixes), meta: map[int64]map[string]bool{}}
+}
+
 // score is the BM25 score of candidate c for the query's terms and
-// prefixes, plus metaWeight × idf for each term in the paper's title or
+// prefixes (over the chunk's text and section; the length is its stored
+// term count), plus metaWeight × idf for each term in the paper's title or
 // authors.
-func (st *stats) score(p parsed, c *candidate) float64 {
+func (sc *scorer) score(c *candidate) float64 {
+	st, p := sc.st, sc.p
 	if len(p.terms) == 0 && len(p.prefixes) == 0 {
 		return 0
 	}
-	tf := map[string]int{}
-	dl := 0
-	for _, t := range chunkTerms(c.text, c.section) {
-		tf[t]++
-		dl++
-	}
-	norm := bm25K1 * (1 - bm25B + bm25B*float64(dl)/st.avgdl)
+	tf := sc.cnt.count(c.text, c.section)
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(c.ntokens)/st.avgdl)
 	var s float64
 	add := func(f, df int) {
 		if f > 0 {
 			s += st.idf(df) * float64(f) * (bm25K1 + 1) / (float64(f) + norm)
 		}
 	}
-	for _, t := range p.terms {
-		add(tf[t], st.df[t])
+	for i, t := range p.terms {
+		add(tf[i], st.df[t])
 	}
-	for _, pre := range p.prefixes {
-		f := 0
-		for t, n := range tf {
-			if strings.HasPrefix(t, pre) {
-				f += n
-			}
-		}
-		add(f, st.prefDF[pre])
+	for i, pre := range p.prefixes {
+		add(tf[len(p.terms)+i], st.prefDF[pre])
 	}
 	// Credit for terms in the paper's title or authors (chunks found
 	// through those columns score by this alone).
-	meta := c.metaTerms()
+	meta, ok := sc.meta[c.noteID]
+	if !ok {
+		meta = map[string]bool{}
+		for _, t := range terms(c.title + "\n" + c.authors) {
+			meta[t] = true
+		}
+		sc.meta[c.noteID] = meta
+	}
 	for _, t := range p.terms {
 		if meta[t] {
 			s += metaWeight * st.idf(st.df[t])
@@ -587,61 +598,83 @@ func (ix *Index) chunksOfNotes(ctx context.Context, notes map[int64]bool, ids ma
 
 // candidate is a chunk being ranked.
 type candidate struct {
-	id                                int64
-	noteID                            int64
+	id, noteID                        int64
 	noteName, citeKey, title, authors string
 	chunkID, section, typ, text, norm string
-	page                              int
+	page, ntokens                     int
 	bm25, vecScore, fused             float64
 	bm25Rank, vecRank                 int
 	phrase                            bool
-	meta                              map[string]bool
 }
 
-func (c *candidate) metaTerms() map[string]bool {
-	if c.meta == nil {
-		c.meta = map[string]bool{}
-		for _, t := range terms(c.title + "\n" + c.authors) {
-			c.meta[t] = true
-		}
-	}
-	return c.meta
-}
-
-// loadCandidates reads the chunks ids, in batches.
-func (ix *Index) loadCandidates(ctx context.Context, ids map[int64]bool) ([]*candidate, error) {
+// loadCandidates reads the chunks ids, in batches, with their papers'
+// cite keys, titles and authors; the normalized text only withNorm.
+func (ix *Index) loadCandidates(ctx context.Context, ids map[int64]bool, withNorm bool) ([]*candidate, error) {
 	list := make([]int64, 0, len(ids))
 	for id := range ids {
 		list = append(list, id)
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
+	normCol := "''"
+	if withNorm {
+		normCol = "norm"
+	}
 	var out []*candidate
+	notes := map[int64]*candidate{} // note id → a candidate holding its paper fields
 	for start := 0; start < len(list); start += 500 {
-		batch := list[start:min(len(list), start+500)]
-		var sb strings.Builder
-		for i, id := range batch {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			sb.WriteString(strconv.FormatInt(id, 10))
-		}
-		rows, err := ix.db.QueryContext(ctx, `SELECT c.id, c.note_id, n.name, n.cite_key, n.title, n.authors, c.chunk_id, c.page, c.section, c.type, c.text, c.norm
-			FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.id IN (`+sb.String()+`)`)
+		rows, err := ix.db.QueryContext(ctx, `SELECT id, note_id, chunk_id, page, section, type, text, `+normCol+`, ntokens
+			FROM chunks WHERE id IN (`+idList(list[start:min(len(list), start+500)])+`)`)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
 			c := &candidate{}
-			if err := rows.Scan(&c.id, &c.noteID, &c.noteName, &c.citeKey, &c.title, &c.authors, &c.chunkID, &c.page, &c.section, &c.typ, &c.text, &c.norm); err != nil {
+			if err := rows.Scan(&c.id, &c.noteID, &c.chunkID, &c.page, &c.section, &c.typ, &c.text, &c.norm, &c.ntokens); err != nil {
 				rows.Close()
 				return nil, err
 			}
 			out = append(out, c)
+			notes[c.noteID] = nil
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
 	}
+	noteIDs := make([]int64, 0, len(notes))
+	for id := range notes {
+		noteIDs = append(noteIDs, id)
+	}
+	for start := 0; start < len(noteIDs); start += 500 {
+		rows, err := ix.db.QueryContext(ctx, `SELECT id, name, cite_key, title, authors FROM notes WHERE id IN (`+idList(noteIDs[start:min(len(noteIDs), start+500)])+`)`)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			n := &candidate{}
+			if err := rows.Scan(&n.noteID, &n.noteName, &n.citeKey, &n.title, &n.authors); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			notes[n.noteID] = n
+		}
+		rows.Close()
+	}
+	for _, c := range out {
+		if n := notes[c.noteID]; n != nil {
+			c.noteName, c.citeKey, c.title, c.authors = n.noteName, n.citeKey, n.title, n.authors
+		}
+	}
 	return out, nil
+}
+
+func idList(ids []int64) string {
+	var sb strings.Builder
+	for i, id := range ids {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(strconv.FormatInt(id, 10))
+	}
+	return sb.String()
 }

@@ -41,9 +41,9 @@ func (r *SyncResult) Changed() bool { return r.Added+r.Updated+r.Removed > 0 }
 // replaced. Notes deleted from the folder leave the index. A file that is
 // not a readable note (edited into an invalid form, or foreign markdown) is
 // reported in Skipped and any earlier version of it leaves the index.
-// progress, if set, is called with (i, n) as files are examined. Each note
-// is written in its own transaction, so an interrupted sync leaves a
-// consistent index that the next sync completes.
+// progress, if set, is called with (i, n) as files are examined. Notes
+// are written in transactions of batchSize notes, so an interrupted sync
+// leaves a consistent index that the next sync completes.
 func (ix *Index) Sync(ctx context.Context, progress func(i, n int)) (*SyncResult, error) {
 	files, err := filepath.Glob(filepath.Join(ix.wikiDir, "*.md"))
 	if err != nil {
@@ -73,6 +73,35 @@ func (ix *Index) Sync(ctx context.Context, progress func(i, n int)) (*SyncResult
 
 	res := &SyncResult{Skipped: []Problem{}}
 	seen := map[string]bool{}
+	var b *batch
+	flush := func() error {
+		if b == nil {
+			return nil
+		}
+		err := b.commit(ctx)
+		b = nil
+		return err
+	}
+	defer func() {
+		if b != nil {
+			b.rollback()
+		}
+	}()
+	write := func(f func(*batch) error) error {
+		if b == nil {
+			var err error
+			if b, err = ix.begin(ctx); err != nil {
+				return err
+			}
+		}
+		if err := f(b); err != nil {
+			return err
+		}
+		if b.notes >= batchSize {
+			return flush()
+		}
+		return nil
+	}
 	for i, path := range files {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -99,7 +128,10 @@ func (ix *Index) Sync(ctx context.Context, progress func(i, n int)) (*SyncResult
 		sum := sha256.Sum256(data)
 		sha := hex.EncodeToString(sum[:])
 		if ok && old.sha == sha {
-			if _, err := ix.db.ExecContext(ctx, `UPDATE notes SET size = ?, mtime_ns = ? WHERE id = ?`, fi.Size(), fi.ModTime().UnixNano(), old.id); err != nil {
+			if err := write(func(b *batch) error {
+				_, err := b.tx.ExecContext(ctx, `UPDATE notes SET size = ?, mtime_ns = ? WHERE id = ?`, fi.Size(), fi.ModTime().UnixNano(), old.id)
+				return err
+			}); err != nil {
 				return res, err
 			}
 			res.Unchanged++
@@ -109,13 +141,13 @@ func (ix *Index) Sync(ctx context.Context, progress func(i, n int)) (*SyncResult
 		if perr != nil {
 			res.Skipped = append(res.Skipped, Problem{Path: path, Err: perr.Error()})
 			if ok {
-				if err := ix.removeNote(ctx, old.id); err != nil {
+				if err := write(func(b *batch) error { return b.remove(ctx, old.id) }); err != nil {
 					return res, err
 				}
 			}
 			continue
 		}
-		if err := ix.putNote(ctx, name, fi.Size(), fi.ModTime().UnixNano(), sha, n); err != nil {
+		if err := write(func(b *batch) error { return b.put(ctx, name, fi.Size(), fi.ModTime().UnixNano(), sha, n) }); err != nil {
 			return res, fmt.Errorf("index %s: %w", path, err)
 		}
 		if ok {
@@ -126,11 +158,14 @@ func (ix *Index) Sync(ctx context.Context, progress func(i, n int)) (*SyncResult
 	}
 	for name, r := range known {
 		if !seen[name] {
-			if err := ix.removeNote(ctx, r.id); err != nil {
+			if err := write(func(b *batch) error { return b.remove(ctx, r.id) }); err != nil {
 				return res, err
 			}
 			res.Removed++
 		}
+	}
+	if err := flush(); err != nil {
+		return res, err
 	}
 	if res.Changed() {
 		ix.dropVectorCache()
@@ -183,23 +218,69 @@ func (ix *Index) RemoveNote(ctx context.Context, name string) error {
 // chunkTerms are the BM25 terms of one chunk: its text and section.
 func chunkTerms(text, section string) []string { return terms(text + "\n" + section) }
 
-// putNote replaces the note called name with n, in one transaction.
-func (ix *Index) putNote(ctx context.Context, name string, size, mtime int64, sha string, n *note.Note) error {
+// batchSize is how many notes a Sync writes per transaction.
+const batchSize = 64
+
+// batch is a write transaction that accumulates the changes to document
+// frequencies and totals of the notes it puts and removes, and applies
+// them once at commit.
+type batch struct {
+	tx               *sql.Tx
+	insChunk, insFTS *sql.Stmt
+	df               map[string]int
+	chunks, tokens   int
+	notes            int
+}
+
+func (ix *Index) begin(ctx context.Context) (*batch, error) {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
+		return nil, err
+	}
+	b := &batch{tx: tx, df: map[string]int{}}
+	b.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err == nil {
+		b.insFTS, err = tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, text, section, title, authors) VALUES (?, ?, ?, ?, ?)`)
+	}
+	if err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *batch) rollback() { b.tx.Rollback() }
+
+// commit applies the accumulated frequencies and totals and commits.
+func (b *batch) commit(ctx context.Context) error {
+	defer b.tx.Rollback()
+	if err := addDF(ctx, b.tx, b.df); err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	if _, err := b.tx.ExecContext(ctx, `UPDATE meta SET value = value + ? WHERE key = 'chunks'`, b.chunks); err != nil {
+		return err
+	}
+	if _, err := b.tx.ExecContext(ctx, `UPDATE meta SET value = value + ? WHERE key = 'tokens'`, b.tokens); err != nil {
+		return err
+	}
+	return b.tx.Commit()
+}
+
+// put replaces the note called name with n.
+func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha string, n *note.Note) error {
+	tx := b.tx
 	var id int64
 	switch err := tx.QueryRowContext(ctx, `SELECT id FROM notes WHERE name = ?`, name).Scan(&id); {
 	case err == sql.ErrNoRows:
 	case err != nil:
 		return err
 	default:
-		if err := deleteNote(ctx, tx, id); err != nil {
+		if err := b.remove(ctx, id); err != nil {
 			return err
 		}
 	}
+	b.notes++
 	f := n.Front
 	r, err := tx.ExecContext(ctx, `INSERT INTO notes(name, size, mtime_ns, sha256, cite_key, title, authors, year, doi, arxiv_id)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, name, size, mtime, sha, f.CiteKey, f.Title, joinLines(f.Authors), f.Year, f.DOI, f.ArxivID)
@@ -215,28 +296,15 @@ func (ix *Index) putNote(ctx context.Context, name string, size, mtime int64, sh
 			return err
 		}
 	}
-	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insChunk.Close()
-	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, text, section, title, authors) VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insFTS.Close()
-	df := map[string]int{}
-	tokens := 0
 	authors := strings.Join(f.Authors, "; ")
 	for _, c := range n.Chunks {
 		ts := chunkTerms(c.Text, c.Section)
-		tokens += len(ts)
+		b.tokens += len(ts)
 		for _, t := range distinct(ts) {
-			df[t]++
+			b.df[t]++
 		}
 		bbox := strings.Join([]string{fnum(c.BBox[0]), fnum(c.BBox[1]), fnum(c.BBox[2]), fnum(c.BBox[3])}, " ")
-		r, err := insChunk.ExecContext(ctx, id, c.ID, c.Page, c.Section, c.Type, c.Text, quote.Key(c.Text), c.TextSHA256, bbox, c.ByteRange[0], c.ByteRange[1], len(ts))
+		r, err := b.insChunk.ExecContext(ctx, id, c.ID, c.Page, c.Section, c.Type, c.Text, quote.Key(c.Text), c.TextSHA256, bbox, c.ByteRange[0], c.ByteRange[1], len(ts))
 		if err != nil {
 			return err
 		}
@@ -244,48 +312,53 @@ func (ix *Index) putNote(ctx context.Context, name string, size, mtime int64, sh
 		if err != nil {
 			return err
 		}
-		if _, err := insFTS.ExecContext(ctx, rowid, c.Text, c.Section, f.Title, authors); err != nil {
+		if _, err := b.insFTS.ExecContext(ctx, rowid, c.Text, c.Section, f.Title, authors); err != nil {
 			return err
 		}
 	}
-	if err := addDF(ctx, tx, df, +1); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = value + ? WHERE key = 'chunks'`, len(n.Chunks)); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = value + ? WHERE key = 'tokens'`, tokens); err != nil {
-		return err
-	}
-	return tx.Commit()
+	b.chunks += len(n.Chunks)
+	return nil
 }
 
-func (ix *Index) removeNote(ctx context.Context, id int64) error {
-	tx, err := ix.db.BeginTx(ctx, nil)
+// putNote replaces the note called name with n, in one transaction.
+func (ix *Index) putNote(ctx context.Context, name string, size, mtime int64, sha string, n *note.Note) error {
+	b, err := ix.begin(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
-	if err := deleteNote(ctx, tx, id); err != nil {
+	if err := b.put(ctx, name, size, mtime, sha, n); err != nil {
+		b.rollback()
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	return b.commit(ctx)
+}
+
+func (ix *Index) removeNote(ctx context.Context, id int64) error {
+	b, err := ix.begin(ctx)
+	if err != nil {
+		return err
+	}
+	if err := b.remove(ctx, id); err != nil {
+		b.rollback()
+		return err
+	}
+	if err := b.commit(ctx); err != nil {
 		return err
 	}
 	ix.dropVectorCache()
 	return nil
 }
 
-// deleteNote removes note id, its chunks, their FTS rows and their share
-// of the document frequencies and totals.
-func deleteNote(ctx context.Context, tx *sql.Tx, id int64) error {
+// remove deletes note id, its chunks and their FTS rows, and takes their
+// share of the document frequencies and totals.
+func (b *batch) remove(ctx context.Context, id int64) error {
+	tx := b.tx
+	b.notes++
 	rows, err := tx.QueryContext(ctx, `SELECT id, text, section, ntokens FROM chunks WHERE note_id = ?`, id)
 	if err != nil {
 		return err
 	}
-	df := map[string]int{}
 	var rowids []int64
-	tokens := 0
 	for rows.Next() {
 		var rowid int64
 		var text, section string
@@ -295,56 +368,48 @@ func deleteNote(ctx context.Context, tx *sql.Tx, id int64) error {
 			return err
 		}
 		rowids = append(rowids, rowid)
-		tokens += nt
+		b.tokens -= nt
 		for _, t := range distinct(chunkTerms(text, section)) {
-			df[t]++
+			b.df[t]--
 		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	b.chunks -= len(rowids)
 	for _, r := range rowids {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid = ?`, r); err != nil {
 			return err
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE note_id = ?`, id); err != nil {
-		return err
+	for _, q := range []string{`DELETE FROM chunks WHERE note_id = ?`, `DELETE FROM aliases WHERE note_id = ?`, `DELETE FROM notes WHERE id = ?`} {
+		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+			return err
+		}
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM aliases WHERE note_id = ?`, id); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM notes WHERE id = ?`, id); err != nil {
-		return err
-	}
-	if err := addDF(ctx, tx, df, -1); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = value - ? WHERE key = 'chunks'`, len(rowids)); err != nil {
-		return err
-	}
-	_, err = tx.ExecContext(ctx, `UPDATE meta SET value = value - ? WHERE key = 'tokens'`, tokens)
-	return err
+	return nil
 }
 
-// addDF adds sign × df[t] to each term's document frequency; terms that
-// reach zero are deleted.
-func addDF(ctx context.Context, tx *sql.Tx, df map[string]int, sign int) error {
-	if len(df) == 0 {
-		return nil
-	}
+// addDF adds df[t] (positive or negative) to each term's document
+// frequency; terms that reach zero are deleted.
+func addDF(ctx context.Context, tx *sql.Tx, df map[string]int) error {
 	up, err := tx.PrepareContext(ctx, `INSERT INTO terms(term, df) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET df = df + excluded.df`)
 	if err != nil {
 		return err
 	}
 	defer up.Close()
+	neg := false
 	for t, n := range df {
-		if _, err := up.ExecContext(ctx, t, sign*n); err != nil {
+		if n == 0 {
+			continue
+		}
+		neg = neg || n < 0
+		if _, err := up.ExecContext(ctx, t, n); err != nil {
 			return err
 		}
 	}
-	if sign < 0 {
+	if neg {
 		_, err = tx.ExecContext(ctx, `DELETE FROM terms WHERE df <= 0`)
 	}
 	return err

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
 	"golang.org/x/text/unicode/norm"
@@ -101,4 +102,146 @@ func foldDiacritics(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// counter counts, in a text, the occurrences of a query's terms and
+// prefixes without tokenizing and stemming every word: a word is stemmed
+// only when its first letters are those of a query term (stemming changes
+// endings, not beginnings), and a prefix is compared with the word itself.
+type counter struct {
+	terms    map[string]int // term → index in counts
+	heads    map[string]bool
+	prefixes []string
+	cache    map[string]string // word → stem, for this query
+	buf      []byte
+}
+
+const headLen = 3
+
+func head(s string) string {
+	if len(s) > headLen {
+		return s[:headLen]
+	}
+	return s
+}
+
+func newCounter(terms, prefixes []string) *counter {
+	c := &counter{terms: map[string]int{}, heads: map[string]bool{}, prefixes: prefixes, cache: map[string]string{}}
+	for i, t := range terms {
+		c.terms[t] = i
+		c.heads[head(t)] = true
+	}
+	return c
+}
+
+// count returns the number of occurrences of each term (in the order
+// given to newCounter) followed by each prefix, in the texts.
+func (c *counter) count(texts ...string) []int {
+	out := make([]int, len(c.terms)+len(c.prefixes))
+	for _, s := range texts {
+		c.scan(s, out)
+	}
+	return out
+}
+
+func (c *counter) scan(s string, out []int) {
+	i := 0
+	for i < len(s) {
+		// Skip to the next letter or digit.
+		r, size := rune(s[i]), 1
+		if r >= 0x80 {
+			r, size = decodeRune(s[i:])
+		}
+		if isBoundary(r) {
+			i += size
+			continue
+		}
+		start := i
+		ascii := true
+		for i < len(s) {
+			r, size = rune(s[i]), 1
+			if r >= 0x80 {
+				r, size = decodeRune(s[i:])
+				ascii = false
+			}
+			if isBoundary(r) {
+				break
+			}
+			i += size
+		}
+		w := s[start:i]
+		var word string
+		if ascii {
+			c.buf = c.buf[:0]
+			for j := 0; j < len(w); j++ {
+				b := w[j]
+				if b >= 'A' && b <= 'Z' {
+					b += 'a' - 'A'
+				}
+				c.buf = append(c.buf, b)
+			}
+			if stopWords[string(c.buf)] {
+				continue
+			}
+			hd := c.buf
+			if len(hd) > headLen {
+				hd = hd[:headLen]
+			}
+			if !c.heads[string(hd)] && len(c.prefixes) == 0 {
+				continue
+			}
+			word = string(c.buf)
+		} else {
+			ws := words(w)
+			if len(ws) != 1 {
+				for _, x := range ws {
+					c.add(x, out)
+				}
+				continue
+			}
+			word = ws[0]
+			if stopWords[word] {
+				continue
+			}
+		}
+		c.add(word, out)
+	}
+}
+
+func (c *counter) add(word string, out []int) {
+	if stopWords[word] {
+		return
+	}
+	for k, p := range c.prefixes {
+		if strings.HasPrefix(word, p) {
+			out[len(c.terms)+k]++
+		}
+	}
+	if !c.heads[head(word)] {
+		return
+	}
+	st, ok := c.cache[word]
+	if !ok {
+		st = stem(word)
+		c.cache[word] = st
+	}
+	if k, ok := c.terms[st]; ok {
+		out[k]++
+	}
+}
+
+// isBoundary reports whether r always separates words: ASCII characters
+// other than letters and digits, and white space. Runs with other
+// non-ASCII characters go through words(), exactly as terms() sees them
+// (combining marks vanish, compatibility forms expand).
+func isBoundary(r rune) bool {
+	if r < 0x80 {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}
+	return unicode.IsSpace(r)
+}
+
+func decodeRune(s string) (rune, int) {
+	r, size := utf8.DecodeRuneInString(s)
+	return r, size
 }

@@ -184,3 +184,45 @@ func FuzzRoundTrip(f *testing.F) {
 		_, _ = Parse(append(data[:len(data)/2:len(data)/2], []byte(para)...))
 	})
 }
+
+// The fast provenance reader and the YAML decoder agree on every block
+// Format writes.
+func TestFastProvenanceMatchesYAML(t *testing.T) {
+	for _, section := range []string{"", "3.2 Scaled Dot-Product Attention", "Müller: a # b 'c' {d} [e] & *f", "  spaced  ", "tab\there", `quote " inside`, `back\slash`, "ünïcødé — ☃"} {
+		c := chunk.Chunk{ID: "p1s0c1", Type: "paragraph", Text: "x", Page: 12, Section: section,
+			BBox: [4]float64{1.5, -2, 300.25, 4e3}, TextSHA256: chunk.Hash("x"), ByteRange: [2]int{7, 8}}
+		n := &Note{Front: Frontmatter{CiteKey: "k", Title: "T", CapturedAt: "1", Raw: "raw/1_k.pdf", Parser: Parser, Chunks: 1, Pages: 1, WikiFormat: FormatVersion}, Chunks: []chunk.Chunk{c}}
+		data, err := Format(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(data), "\n")
+		var body []string
+		for i, l := range lines {
+			if l == "```yaml" {
+				for _, b := range lines[i+1:] {
+					if b == "```" {
+						break
+					}
+					body = append(body, b)
+				}
+			}
+		}
+		var fast chunk.Chunk
+		ok := fastProvenance(body, &fast)
+		back, err := Parse(data)
+		if err != nil {
+			t.Fatalf("section %q: %v", section, err)
+		}
+		got := back.Chunks[0]
+		if got.Section != section || got.BBox != c.BBox || got.ByteRange != c.ByteRange || got.Page != 12 {
+			t.Errorf("section %q: parsed %+v", section, got)
+		}
+		if ok && (fast.Section != got.Section || fast.BBox != got.BBox || fast.ByteRange != got.ByteRange || fast.TextSHA256 != got.TextSHA256 || fast.Page != got.Page) {
+			t.Errorf("section %q: fast %+v, yaml %+v", section, fast, got)
+		}
+		if !ok && !strings.ContainsAny(section, "\"\\\t") {
+			t.Errorf("section %q: fast path not taken", section)
+		}
+	}
+}

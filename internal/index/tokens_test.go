@@ -1,0 +1,68 @@
+package index
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// The fast counter agrees with terms(), which the document frequencies
+// are computed with.
+func TestCounterMatchesTerms(t *testing.T) {
+	texts := []string{
+		"The Transformer uses multi-head self-attention; attention heads attend to positions.",
+		"Müller's state-of-the-art results on ImageNet-1k (top-1: 88.5%) use ConvNets.",
+		"Résumé of naïve Bayes classifiers — 3D point clouds, COVID-19 and ﬁne-tuning.",
+		"Running runners ran; the runs were running fast. Studies study studying studied.",
+		"",
+	}
+	r := rand.New(rand.NewSource(1))
+	for _, text := range texts {
+		all := terms(text)
+		want := map[string]int{}
+		for _, t := range all {
+			want[t]++
+		}
+		// Query terms: every term of the text, and some that are absent.
+		qs := append(distinct(all), stem("zebra"), stem("quantum"))
+		r.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
+		got := newCounter(qs, []string{"run", "att"}).count(text)
+		for i, q := range qs {
+			if got[i] != want[q] {
+				t.Errorf("%q: term %q counted %d, terms() has %d", text, q, got[i], want[q])
+			}
+		}
+		runs, atts := 0, 0
+		for _, w := range words(text) {
+			if stopWords[w] {
+				continue
+			}
+			if strings.HasPrefix(w, "run") {
+				runs++
+			}
+			if strings.HasPrefix(w, "att") {
+				atts++
+			}
+		}
+		if got[len(qs)] != runs || got[len(qs)+1] != atts {
+			t.Errorf("%q: prefixes counted %d, %d; want %d, %d", text, got[len(qs)], got[len(qs)+1], runs, atts)
+		}
+	}
+}
+
+func FuzzCounter(f *testing.F) {
+	f.Add("Attention is all you need; ﬁne-tuned Müller résumé 3D", "attention")
+	f.Fuzz(func(t *testing.T, text, query string) {
+		qs := distinct(terms(query))
+		want := map[string]int{}
+		for _, x := range terms(text) {
+			want[x]++
+		}
+		got := newCounter(qs, nil).count(text)
+		for i, q := range qs {
+			if got[i] != want[q] {
+				t.Fatalf("text %q term %q: counter %d, terms %d", text, q, got[i], want[q])
+			}
+		}
+	})
+}
