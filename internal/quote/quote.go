@@ -11,6 +11,7 @@ package quote
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -102,4 +103,66 @@ func fold(r rune) rune {
 		return ' '
 	}
 	return r
+}
+
+// Locate finds q in source as Key compares them and returns the shortest
+// span source[start:end] whose Key contains Key(q), not starting inside a
+// word of source: the source's own text for a quotation
+// that matched only after normalization. ok is false when Key(source) does
+// not contain Key(q) (or q normalizes to nothing).
+func Locate(source, q string) (start, end int, ok bool) {
+	kq := Key(q)
+	if kq == "" || !strings.Contains(Key(source), kq) {
+		return 0, 0, false
+	}
+	// Rune boundaries of source, and the word starts among them.
+	var bounds []int
+	for i := range source {
+		bounds = append(bounds, i)
+	}
+	bounds = append(bounds, len(source))
+	contains := func(s, e int) bool { return strings.Contains(Key(source[s:e]), kq) }
+	// The latest word start from which the rest of source still contains q.
+	best := -1
+	lo, hi := 0, len(bounds)-1 // search over indexes into bounds
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if contains(bounds[mid], len(source)) {
+			best = mid
+			lo = mid + 1
+		} else {
+			hi = mid - 1
+		}
+	}
+	if best < 0 {
+		return 0, 0, false
+	}
+	// Move back to the start of the word containing that position.
+	s := bounds[best]
+	for s > 0 {
+		r, size := utf8.DecodeLastRuneInString(source[:s])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) {
+			break
+		}
+		s -= size
+	}
+	if !contains(s, len(source)) {
+		s = bounds[best] // normalization depends on context; keep what matched
+	}
+	// The shortest end.
+	lo, hi = best, len(bounds)-1
+	e := len(source)
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if contains(s, bounds[mid]) {
+			e = bounds[mid]
+			hi = mid - 1
+		} else {
+			lo = mid + 1
+		}
+	}
+	if !contains(s, e) {
+		return s, len(source), true
+	}
+	return s, e, true
 }

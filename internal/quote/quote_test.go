@@ -60,3 +60,41 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+func TestLocate(t *testing.T) {
+	src := "We call our particular attention \"Scaled Dot-Product Attention\". The in-\nput consists of queries and keys of dimension dk, and values of dimen-\nsion dv."
+	for _, c := range []struct{ q, want string }{
+		{"The input consists of queries", "The in-\nput consists of queries"},
+		{"values of dimension dv", "values of dimen-\nsion dv"},
+		{"“Scaled Dot–Product Attention”", "\"Scaled Dot-Product Attention\""},
+		{"scaled dot-product attention", "Scaled Dot-Product Attention"},
+		{"dv.", "dv."},
+	} {
+		s, e, ok := Locate(src, c.q)
+		if !ok || src[s:e] != c.want {
+			t.Errorf("Locate(%q) = %q (%v), want %q", c.q, src[s:min(e, len(src))], ok, c.want)
+		}
+	}
+	if _, _, ok := Locate(src, "keys of dimension dq"); ok {
+		t.Error("a quote that is not there was located")
+	}
+	if _, _, ok := Locate(src, "  "); ok {
+		t.Error("an empty quote was located")
+	}
+}
+
+func FuzzLocate(f *testing.F) {
+	f.Add("The in-\nput consists of “queries”.", "input consists")
+	f.Fuzz(func(t *testing.T, src, q string) {
+		s, e, ok := Locate(src, q)
+		if !ok {
+			return
+		}
+		if s < 0 || e > len(src) || s > e {
+			t.Fatalf("span [%d,%d) out of %d", s, e, len(src))
+		}
+		if !strings.Contains(Key(src[s:e]), Key(q)) {
+			t.Fatalf("span %q does not contain %q", src[s:e], q)
+		}
+	})
+}
