@@ -110,6 +110,17 @@ func (c *Citer) Paper(p *library.Paper, key string, style citation.Style) (*Cita
 	return out, nil
 }
 
+// Lookup returns the paper with cite key (or alias) key, or a
+// *NotFoundError with suggestions.
+func (c *Citer) Lookup(key string) (*library.Paper, error) {
+	key = strings.TrimSpace(key)
+	p, err := c.Lib.Find(key)
+	if err != nil {
+		return nil, c.notFound(key)
+	}
+	return p, nil
+}
+
 // Cite renders the paper with cite key (or alias) key in style. An unknown
 // key gives a *NotFoundError with suggestions; a paper too thin to cite
 // (no title, author or container title) an error saying so.

@@ -1,0 +1,137 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/crossmem/crossmem/internal/quote"
+)
+
+// Chunk is a chunk as the index holds it, with its paper: what quotation
+// checks compare and report.
+type Chunk struct {
+	CiteKey  string     `json:"cite_key"`
+	Title    string     `json:"title"`
+	NotePath string     `json:"note"`
+	ChunkID  string     `json:"chunk_id"`
+	Page     int        `json:"page"`
+	Section  string     `json:"section"`
+	Type     string     `json:"type"`
+	BBox     [4]float64 `json:"bbox"` // [x0, y0, x1, y1] in PDF points, origin bottom-left
+	SHA256   string     `json:"text_sha256"`
+	Text     string     `json:"text"` // verbatim
+	Norm     string     `json:"-"`    // quote.Key(Text)
+
+	rowid int64
+}
+
+// ErrUnknownPaper is returned by PaperChunks for a key the index does not
+// know (not compiled, or no such paper).
+var ErrUnknownPaper = errors.New("no compiled paper has this cite key")
+
+const chunkCols = `c.id, n.cite_key, n.title, n.name, c.chunk_id, c.page, c.section, c.type, c.bbox, c.sha256, c.text, c.norm`
+
+func (ix *Index) scanChunks(rows *sql.Rows) ([]Chunk, error) {
+	defer rows.Close()
+	var out []Chunk
+	for rows.Next() {
+		var c Chunk
+		var bbox, name string
+		if err := rows.Scan(&c.rowid, &c.CiteKey, &c.Title, &name, &c.ChunkID, &c.Page, &c.Section, &c.Type, &bbox, &c.SHA256, &c.Text, &c.Norm); err != nil {
+			return nil, err
+		}
+		c.NotePath = filepath.Join(ix.wikiDir, name)
+		for i, f := range strings.Fields(bbox) {
+			if i < 4 {
+				c.BBox[i], _ = strconv.ParseFloat(f, 64)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// PaperChunks returns the chunks of the paper with cite key (or alias) key
+// in note order. Errors: ErrUnknownPaper.
+func (ix *Index) PaperChunks(ctx context.Context, key string) ([]Chunk, error) {
+	k, ok := ix.ResolveKey(ctx, key)
+	if !ok {
+		return nil, ErrUnknownPaper
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM chunks c JOIN notes n ON n.id = c.note_id WHERE n.cite_key = ? ORDER BY c.id`, k)
+	if err != nil {
+		return nil, err
+	}
+	return ix.scanChunks(rows)
+}
+
+// FindText returns, library-wide, the chunks whose text contains text as
+// quote.Key compares them (at most limit, in index order). Candidates come
+// from FTS5 groups of the text's rarest words, as in the phrase lane.
+func (ix *Index) FindText(ctx context.Context, text string, limit int) ([]Chunk, error) {
+	key := quote.Key(text)
+	if key == "" {
+		return nil, nil
+	}
+	p := parseQuery(text, true)
+	if len(p.words) == 0 {
+		return nil, nil
+	}
+	st, err := ix.stats(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[int64]bool{}
+	if err := ix.phraseCandidates(ctx, p, st, "", ids); err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list := make([]int64, 0, len(ids))
+	for id := range ids {
+		list = append(list, id)
+	}
+	var out []Chunk
+	for start := 0; start < len(list); start += 500 {
+		rows, err := ix.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM chunks c JOIN notes n ON n.id = c.note_id
+			WHERE c.id IN (`+idList(list[start:min(len(list), start+500)])+`) AND instr(c.norm, ?) > 0 ORDER BY c.id`, key)
+		if err != nil {
+			return nil, err
+		}
+		cs, err := ix.scanChunks(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// ChunkByID returns the chunk chunkID of the paper with cite key (or
+// alias) key. Errors: ErrUnknownPaper, sql.ErrNoRows for an unknown chunk.
+func (ix *Index) ChunkByID(ctx context.Context, key, chunkID string) (Chunk, error) {
+	k, ok := ix.ResolveKey(ctx, key)
+	if !ok {
+		return Chunk{}, ErrUnknownPaper
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM chunks c JOIN notes n ON n.id = c.note_id WHERE n.cite_key = ? AND c.chunk_id = ?`, k, chunkID)
+	if err != nil {
+		return Chunk{}, err
+	}
+	cs, err := ix.scanChunks(rows)
+	if err != nil {
+		return Chunk{}, err
+	}
+	if len(cs) == 0 {
+		return Chunk{}, sql.ErrNoRows
+	}
+	return cs[0], nil
+}
