@@ -1,41 +1,63 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/compile"
+	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/verify"
 )
 
+// verifyJSON is verify's --json output.
+type verifyJSON struct {
+	*verify.Report
+	PDFsChecked int                 `json:"pdfs_checked"`
+	PDFs        []verify.PDFProblem `json:"pdfs"`
+	// Deep holds one result per paper with --deep.
+	Deep []*verify.DeepResult `json:"deep,omitempty"`
+}
+
 func newVerifyCommand(a *app) *cobra.Command {
+	var deep bool
 	cmd := &cobra.Command{
 		Use:   "verify [cite_key]",
-		Short: "Re-hash every chunk's verbatim text against its recorded SHA-256",
+		Short: "Check that notes still match their PDFs: chunk hashes, PDF hashes, and with --deep a re-extraction",
 		Long: `Re-hash the blockquote text of every chunk of every wiki note (or only the
-note of [cite_key]) and compare it with the text_sha256 in its provenance.
-Any mismatch means the note was edited after compile and is reported as DRIFT.
+note of [cite_key]) and compare it with the text_sha256 in its provenance: a
+mismatch means the note was edited after compile (DRIFT). Also re-hash each raw
+PDF against the pdf_sha256 recorded at capture (PDF CHANGED).
 
-Exit status: 0 no drift, 1 drift or error, 2 usage error.`,
+--deep also extracts each PDF again and confirms that every chunk's text is
+still produced on its page at its bbox; a chunk that is not is reported as
+EXTRACTOR CHANGED (typically after a crossmem upgrade changed the text layer
+rules). Each finding says how to fix it.
+
+Exit status: 0 no problem, 1 drift, changed PDF, changed extraction or error, 2 usage error.`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			key := ""
 			if len(argv) == 1 {
 				key = argv[0]
 			}
-			return runVerify(a, key)
+			return runVerify(cmd.Context(), a, key, deep)
 		},
 	}
+	cmd.Flags().BoolVar(&deep, "deep", false, "also re-extract each PDF and confirm every chunk at its page and bbox")
 	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
 	return cmd
 }
 
-func runVerify(a *app, key string) error {
+func runVerify(ctx context.Context, a *app, key string, deep bool) error {
 	lib, err := a.library()
 	if err != nil {
 		return err
 	}
+	var papers []*library.Paper
 	var paths []string
 	if key != "" {
 		p, err := lib.Find(key)
@@ -43,40 +65,116 @@ func runVerify(a *app, key string) error {
 			return err
 		}
 		if !p.HasNote() {
-			return fmt.Errorf("%s has no wiki note yet\ncrossmem: hint: run crossmem compile %s", key, key)
+			return fmt.Errorf("%s has no wiki note yet\ncrossmem: hint: run crossmem compile %s", p.CiteKey, p.CiteKey)
 		}
-		paths = []string{p.NotePath}
+		papers, paths = []*library.Paper{p}, []string{p.NotePath}
 	} else {
-		paths, err = lib.NoteFiles()
+		var errs []error
+		papers, errs = lib.Papers()
+		for _, e := range errs {
+			fmt.Fprintf(a.io.Err, "crossmem: warning: %v\n", e)
+		}
+		if paths, err = lib.NoteFiles(); err != nil {
+			return err
+		}
+	}
+	out := verifyJSON{Report: verify.Files(paths)}
+	out.PDFsChecked, out.PDFs = verify.PDFs(papers)
+	if deep {
+		engine, err := a.pdfEngine(ctx)
 		if err != nil {
 			return err
 		}
+		extract := func(ctx context.Context, data []byte) (chunk.Result, error) {
+			return compile.Extract(ctx, engine, data, nil)
+		}
+		var compiled []*library.Paper
+		for _, p := range papers {
+			if p.HasNote() && p.HasPDF() {
+				compiled = append(compiled, p)
+			}
+		}
+		bar := a.progress("verify --deep", "papers")
+		for i, p := range compiled {
+			r, err := verify.Deep(ctx, p, extract)
+			if err != nil {
+				if errors.Is(err, context.Canceled) {
+					return err
+				}
+				out.Errors = append(out.Errors, verify.NoteError{Path: p.NotePath, Err: err.Error()})
+				continue
+			}
+			out.Deep = append(out.Deep, r)
+			if bar != nil {
+				bar(i+1, len(compiled))
+			}
+		}
+		a.progressDone()
 	}
-	r := verify.Files(paths)
+	problems := len(out.Drifts) + len(out.PDFs)
+	for _, d := range out.Deep {
+		for _, p := range d.Problems {
+			if p.Kind != verify.NoteEdited { // note edits are already counted as drift
+				problems++
+			}
+		}
+	}
 	if a.json {
-		if err := a.writeJSON(r); err != nil {
+		if err := a.writeJSON(out); err != nil {
 			return err
 		}
 	} else {
-		for _, n := range r.Notes {
-			fmt.Fprintf(a.io.Out, "[verify] Checking %s\n", n.CiteKey)
-		}
-		for _, d := range r.Drifts {
-			fmt.Fprintf(a.io.Out, "DRIFT: %s chunk %s\n  expected: %s\n  actual: %s\n", d.CiteKey, d.ChunkID, d.Expected, d.Actual)
-		}
-		for _, e := range r.Errors {
-			fmt.Fprintf(a.io.Out, "ERROR: %s: %s\n", e.Path, e.Err)
-		}
-		fmt.Fprintf(a.io.Out, "Verified %d chunks, %d drift(s) detected.\n", r.Chunks, len(r.Drifts))
+		printVerify(a, out, deep)
 	}
-	if len(r.Drifts) > 0 {
-		if !a.json {
-			fmt.Fprintln(a.io.Err, "crossmem: hint: restore the drifted blockquotes from the PDF by re-running crossmem compile <cite_key> (this discards edits to the note)")
-		}
+	if problems > 0 {
 		return exitError{ExitError}
 	}
-	if len(r.Errors) > 0 {
+	if len(out.Errors) > 0 {
 		return errors.New("some wiki notes could not be read (see ERROR lines)")
 	}
 	return nil
+}
+
+func printVerify(a *app, out verifyJSON, deep bool) {
+	w := a.io.Out
+	for _, n := range out.Notes {
+		fmt.Fprintf(w, "[verify] Checking %s\n", n.CiteKey)
+	}
+	for _, d := range out.Drifts {
+		fmt.Fprintf(w, "DRIFT: %s chunk %s\n  expected: %s\n  actual: %s\n", d.CiteKey, d.ChunkID, d.Expected, d.Actual)
+	}
+	for _, p := range out.PDFs {
+		if p.Err != "" {
+			fmt.Fprintf(w, "PDF CHANGED: %s: %s\n", p.CiteKey, p.Err)
+		} else {
+			fmt.Fprintf(w, "PDF CHANGED: %s %s\n  expected: %s\n  actual: %s\n", p.CiteKey, tildePath(p.Path), p.Expected, p.Actual)
+		}
+	}
+	confirmed, chunks := 0, 0
+	for _, d := range out.Deep {
+		confirmed += d.Confirmed
+		chunks += d.Chunks
+		for _, p := range d.Problems {
+			switch p.Kind {
+			case verify.ExtractorChanged:
+				fmt.Fprintf(w, "EXTRACTOR CHANGED: %s chunk %s (page %d): %s\n  fix: %s\n", p.CiteKey, p.ChunkID, p.Page, p.Detail, p.Hint)
+			case verify.PDFChanged:
+				// Reported above from the sidecar check.
+			}
+		}
+	}
+	for _, e := range out.Errors {
+		fmt.Fprintf(w, "ERROR: %s: %s\n", e.Path, e.Err)
+	}
+	fmt.Fprintf(w, "Verified %d chunks, %d drift(s) detected.\n", out.Chunks, len(out.Drifts))
+	fmt.Fprintf(w, "Checked %d PDFs, %d changed.\n", out.PDFsChecked, len(out.PDFs))
+	if deep {
+		fmt.Fprintf(w, "Re-extracted %d papers: %d of %d chunks confirmed at their page and bbox.\n", len(out.Deep), confirmed, chunks)
+	}
+	if len(out.Drifts) > 0 {
+		fmt.Fprintln(a.io.Err, "crossmem: hint: restore the drifted blockquotes from the PDF by re-running crossmem compile <cite_key> (this discards edits to the note)")
+	}
+	if len(out.PDFs) > 0 {
+		fmt.Fprintln(a.io.Err, "crossmem: hint: restore the original PDF (crossmem never modifies it), or capture the changed file as a new paper")
+	}
 }
