@@ -77,6 +77,8 @@ func TestQuote(t *testing.T) {
 		{"hyphenation and typographic quotes", "We call our particular attention “Scaled Dot–Product Attention”. The input consists of queries",
 			[]string{"vaswani2017attention"}, Repaired, "vaswani2017attention", "p2s0c1",
 			"We call our particular attention \"Scaled Dot-Product Attention\". The in- put consists of queries"},
+		{"outer quote marks", "“BERT is conceptually simple and empirically powerful.”",
+			[]string{"devlin2019bert"}, Verified, "devlin2019bert", "p2s0c1", "BERT is conceptually simple and empirically powerful."},
 		{"case", "bert is conceptually simple and empirically powerful",
 			[]string{"devlin2019bert"}, Repaired, "devlin2019bert", "p2s0c1", "BERT is conceptually simple and empirically powerful"},
 		{"elided, in order", "The dominant sequence transduction models [...] include an encoder and a decoder.",

@@ -23,6 +23,7 @@ func TestNormalize(t *testing.T) {
 		{"soft\u00adhyphen and zero\u200bwidth", "softhyphen and zerowidth"},
 		{"pdfium\ufffemark", "pdfiummark"},
 		{"wait…", "wait..."},
+		{"``LaTeX quotes'' and `single'", `"LaTeX quotes" and 'single'`},
 		{"non\u00a0breaking", "non breaking"},
 		{"ＦＵＬＬ", "FULL"},
 		{"x -\ny", "xy"},
