@@ -187,7 +187,8 @@ func (c *Checker) Quote(ctx context.Context, q string, keys []string, hint *Hint
 }
 
 // trimQuoteMarks removes one pair of quotation marks around the whole
-// quotation (" ", “ ”, « », ``…'', '…', ‘…’) and surrounding space.
+// quotation (" ", “ ”, « », LaTeX's double backquote/apostrophe pairs,
+// '…', ‘…’) and surrounding space.
 func trimQuoteMarks(q string) string {
 	q = strings.TrimSpace(q)
 	for _, p := range [][2]string{{"``", "''"}, {`"`, `"`}, {"“", "”"}, {"„", "“"}, {"«", "»"}, {"‘", "’"}, {"'", "'"}} {

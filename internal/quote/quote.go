@@ -24,7 +24,8 @@ import (
 //  2. Unicode NFKC, which also expands the ligatures U+FB00–FB06 (ﬁ → fi),
 //     full-width forms and the ellipsis (… → ...);
 //  3. typographic quotes and apostrophes folded to ASCII (‘ ’ ‚ ‛ ′ ` → ',
-//     “ ” „ ‟ ″ « » and LaTeX's `` and '' → "), no-break spaces to spaces;
+//     “ ” „ ‟ ″ « » and LaTeX's double backquote and double apostrophe
+//     → "), no-break spaces to spaces;
 //  4. hyphens and dashes (-, U+2010–U+2015, U+2212, U+FE58, U+FE63): a run
 //     of them with the spaces and line breaks around it disappears between
 //     two letters, so that line-end hyphenation, compounds and dashes
