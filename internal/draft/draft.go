@@ -1,14 +1,18 @@
-// Package draft finds the citations in a draft a researcher is writing:
-// LaTeX (\citep{key}, \autocite{key}, ...) or pandoc markdown ([@key],
-// @key). `crossmem bib draft.tex` uses it to list the keys a draft cites;
-// `crossmem check` will use it to find what to check.
+// Package draft reads a draft a researcher is writing — LaTeX or pandoc
+// markdown — for what crossmem checks: the citations (\citep{key},
+// \autocite{key}, [@key], @key ...), the quotations (quote environments,
+// csquotes commands, spans in TeX's or other double quotes, markdown
+// blockquotes) and the `% crossmem: <key> <chunk_id> sha256=<hex>`
+// provenance comments that record where an agent took a quotation from. `crossmem bib draft.tex`
+// uses the citations; `crossmem check` uses all three.
 //
-// Scan reads a draft and returns a Draft; its Citations hold each cite key
-// with the command that cited it and where (byte offset, 1-based line and
-// byte column). Scanning never fails: text that is not a citation is
-// skipped. The Draft value is where later readings of the same text will go
-// (quotations, `% crossmem:` provenance comments); callers that use field
-// names keep compiling when fields are added.
+// Scan reads a draft and returns a Draft. Scanning never fails: text that
+// is not a citation, quotation or provenance comment is skipped. Offsets
+// are byte offsets into the text given to Scan; lines are 1-based.
+//
+// Which cited keys a quotation is attributed to, and which provenance
+// comment belongs to it, are the methods CitedKeys and ProvenanceFor; their
+// docs state the rules, which are the contract `crossmem check` relies on.
 package draft
 
 import (
@@ -65,6 +69,12 @@ type Citation struct {
 	// Offset is the byte offset of the key's first byte in the text:
 	// text[Offset:Offset+len(Key)] is Key.
 	Offset int
+	// CommandOffset is the byte offset of the citation's markup: the
+	// backslash of the LaTeX command (of \begin for csquotes'
+	// displaycquote environment), the [ of a bracketed pandoc citation,
+	// the @ (or -) of an in-text one, the key itself in a nocite field.
+	// Keys cited by one command share it.
+	CommandOffset int
 	// Line is the 1-based line of the key; Col its 1-based column in bytes.
 	Line, Col int
 }
@@ -78,11 +88,30 @@ type Draft struct {
 	// Citations are the cited keys in text order, a key cited twice listed
 	// twice.
 	Citations []Citation
+	// Quotations are the quotations in text order (by Offset); they do
+	// not overlap. See Quotation for what counts as one.
+	Quotations []Quotation
+	// Provenance are the `crossmem:` provenance comments in text order.
+	Provenance []Provenance
+
+	// Kept by Scan for the association methods.
+	text    string
+	lines   []int    // the offset of each line's first byte
+	regions []region // comments and non-prose (code, math, verbatim), sorted
+	paras   []span   // paragraphs (runs of non-blank lines), sorted
+	cmds    []cmdGroup
+	marks   map[int]span // opening quote mark → its closing mark
+	envEnds map[int]span // \begin of a quote environment → its \end
+	breaks  []int        // sentence breaks, sorted
+	cited   [][]string
+	provOf  []int // per quotation, an index in Provenance or -1
 }
 
 // Scan reads text as the kind its name's extension says (see KindOf); for
 // an unknown extension it reads LaTeX, and pandoc markdown when that finds
-// no citation.
+// no citation. It finds the citations, the quotations and the provenance
+// comments, and works out the attributions CitedKeys and ProvenanceFor
+// return.
 func Scan(name string, text []byte) *Draft {
 	d := &Draft{Name: name, Kind: KindOf(name)}
 	switch d.Kind {
@@ -97,7 +126,26 @@ func Scan(name string, text []byte) *Draft {
 			d.Citations = scanMarkdown(text)
 		}
 	}
-	setLines(text, d.Citations)
+	lines := lineStarts(text)
+	setLines(lines, d.Citations)
+	d.text = string(text)
+	d.lines = lines
+	d.paras = paragraphs(d.text)
+	d.cmds = groupCitations(d.Citations)
+	if d.Kind == LaTeX {
+		scanLaTeXQuotes(d)
+	} else {
+		scanMarkdownQuotes(d)
+	}
+	for i := range d.Quotations {
+		q := &d.Quotations[i]
+		q.Line = lineOf(lines, q.Offset)
+		q.EndLine = lineOf(lines, max(q.Offset, q.End-1))
+	}
+	for i := range d.Provenance {
+		d.Provenance[i].Line = lineOf(lines, d.Provenance[i].Offset)
+	}
+	d.associate()
 	return d
 }
 
@@ -120,19 +168,26 @@ func (d *Draft) Keys() []string {
 	return keys
 }
 
-// setLines fills Line and Col from Offset.
-func setLines(text []byte, cites []Citation) {
-	if len(cites) == 0 {
-		return
-	}
+// lineStarts returns the offset of the first byte of each line.
+func lineStarts(text []byte) []int {
 	starts := []int{0}
 	for i, c := range text {
 		if c == '\n' {
 			starts = append(starts, i+1)
 		}
 	}
+	return starts
+}
+
+// lineOf returns the 1-based line of offset off.
+func lineOf(starts []int, off int) int {
+	return sort.SearchInts(starts, off+1)
+}
+
+// setLines fills Line and Col from Offset.
+func setLines(starts []int, cites []Citation) {
 	for i := range cites {
-		l := sort.SearchInts(starts, cites[i].Offset+1)
+		l := lineOf(starts, cites[i].Offset)
 		cites[i].Line = l
 		cites[i].Col = cites[i].Offset - starts[l-1] + 1
 	}

@@ -8,9 +8,12 @@ import (
 	"unicode"
 )
 
-// FuzzScan checks that scanning never panics, and that every citation has
-// a non-empty key without white space, found at its offset, line and
-// column, whichever kind the text is read as.
+// FuzzScan checks that scanning never panics, that every citation has a
+// non-empty key without white space, found at its offset, line and column,
+// and that the quotations keep their invariants (checkQuotations: offsets
+// in order and in the text, Raw is text[Offset:End], Text not empty,
+// sorted and not overlapping, lines right, CitedKeys and ProvenanceFor
+// safe for every index), whichever kind the text is read as.
 func FuzzScan(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join("testdata", "*"))
 	for _, s := range seeds {
@@ -29,6 +32,11 @@ func FuzzScan(f *testing.F) {
 		"```\n@a\n```",
 		"<!-- @a",
 		"[x](@y",
+		"\\begin{quote}``a'' \\cite{k}\\end{quote}\n% crossmem: k c sha256=0",
+		"\\textcquote[p]{k}[.]{a \\textelp{} b} \\enquote{x} \\blockquote{\"y\"}",
+		"``a b c d e f'' $\"x\"$ \\verb|\"| \"g\" \\cite{k}",
+		"> a [@k]\n> — [@j]\n<!-- crossmem: k c -->\n\"x\" [@k]",
+		"“a „b“ «c» d”\n\n> \n>",
 	} {
 		f.Add([]byte(s))
 	}
@@ -55,6 +63,7 @@ func FuzzScan(f *testing.F) {
 					t.Fatalf("%s: %+v: no command", name, c)
 				}
 			}
+			checkQuotations(t, text, d)
 		}
 	})
 }

@@ -14,6 +14,7 @@ const (
 	multi                         // (pre)(post) then [pre][post]{keys} repeated
 	volume                        // [pre]{volume}[pages]{key}
 	multiVols                     // (pre)(post) then [pre]{volume}[pages]{key} repeated
+	language                      // {language}[pre][post]{key}: csquotes' \foreigntextcquote ...
 )
 
 // citeCommands are the citation commands of plain LaTeX, natbib, biblatex
@@ -46,6 +47,13 @@ func init() {
 	} {
 		citeCommands[n] = multi
 	}
+	// csquotes' integrated quotations cite like \cite: \textcquote[pre][post]{key}[punct]{text}
+	for _, n := range []string{"textcquote", "blockcquote"} {
+		citeCommands[n] = single
+	}
+	for _, n := range []string{"foreigntextcquote", "hyphentextcquote", "foreignblockcquote", "hyphenblockcquote"} {
+		citeCommands[n] = language
+	}
 	for _, n := range []string{"volcite", "Volcite", "pvolcite", "Pvolcite", "fvolcite",
 		"ftvolcite", "svolcite", "Svolcite", "tvolcite", "Tvolcite", "avolcite", "Avolcite"} {
 		citeCommands[n] = volume
@@ -60,6 +68,12 @@ var verbatimEnvs = map[string]bool{
 	"comment": true, "filecontents": true, "filecontents*": true,
 }
 
+// citeEnvironments are csquotes' environments that cite: the arguments
+// after \begin{displaycquote} are [pre][post]{key}[punct].
+var citeEnvironments = map[string]citeForm{
+	"displaycquote": single, "foreigndisplaycquote": language, "hyphendisplaycquote": language,
+}
+
 // scanLaTeX finds the keys of every citation command outside % comments,
 // verbatim-like environments (verbatim, lstlisting, minted, comment,
 // filecontents, fancyvrb's) and \verb, \lstinline and \mintinline. A
@@ -68,6 +82,9 @@ var verbatimEnvs = map[string]bool{
 // comments between them, as LaTeX does. Keys are split at commas and
 // trimmed; a key is kept when it is non-empty and made of letters, digits
 // and _ - : . / + (so \nocite{*} and a macro parameter #1 are not keys).
+// csquotes' integrated quotations (\textcquote, \blockcquote, their
+// foreign and hyphen forms, the displaycquote environments) cite their
+// {key} argument.
 func scanLaTeX(text []byte) []Citation {
 	s := &latexScanner{text: text}
 	for s.pos < len(text) {
@@ -134,12 +151,14 @@ func (s *latexScanner) command() {
 			cmd += "*"
 			s.pos++
 		}
-		s.cite(form, cmd)
+		s.cite(form, cmd, start)
 	}
 }
 
-// begin skips the body of a verbatim-like environment.
+// begin skips the body of a verbatim-like environment, and reads the key
+// of a citing environment.
 func (s *latexScanner) begin() {
+	start := s.pos - len(`\begin`)
 	p := s.skipSpace(s.pos)
 	if p >= len(s.text) || s.text[p] != '{' {
 		return
@@ -149,6 +168,11 @@ func (s *latexScanner) begin() {
 		return
 	}
 	env := string(s.text[p+1 : end])
+	if form, ok := citeEnvironments[env]; ok {
+		s.pos = end + 1
+		s.cite(form, `\begin{`+env+`}`, start)
+		return
+	}
 	if !verbatimEnvs[env] {
 		return
 	}
@@ -199,9 +223,22 @@ func (s *latexScanner) skipOptional(open, close byte) {
 	}
 }
 
-// cite reads the arguments of a citation command at s.pos.
-func (s *latexScanner) cite(form citeForm, cmd string) {
+// cite reads the arguments of a citation command at s.pos; the command
+// starts at start.
+func (s *latexScanner) cite(form citeForm, cmd string, start int) {
 	p := s.pos
+	if form == language {
+		// {language}, then as single
+		q := s.skipSpace(p)
+		if q >= len(s.text) || s.text[q] != '{' {
+			return
+		}
+		end := s.match(q, '{', '}')
+		if end < 0 {
+			return
+		}
+		p = end + 1
+	}
 	if form == multi || form == multiVols {
 		p = s.optionals(p, '(', ')', 2)
 	}
@@ -227,9 +264,9 @@ func (s *latexScanner) cite(form citeForm, cmd string) {
 		if end < 0 {
 			break
 		}
-		s.keys(q+1, end, cmd)
+		s.keys(q+1, end, cmd, start)
 		p = end + 1
-		if form == single || form == volume {
+		if form == single || form == volume || form == language {
 			break
 		}
 	}
@@ -252,8 +289,9 @@ func (s *latexScanner) optionals(p int, open, close byte, n int) int {
 	return p
 }
 
-// keys adds the keys of the list text[from:to].
-func (s *latexScanner) keys(from, to int, cmd string) {
+// keys adds the keys of the list text[from:to], cited by the command cmd
+// at start.
+func (s *latexScanner) keys(from, to int, cmd string, cmdStart int) {
 	i := from
 	for i < to {
 		// one comma-separated item; % comments inside are skipped
@@ -297,7 +335,7 @@ func (s *latexScanner) keys(from, to int, cmd string) {
 				end = i
 			}
 			if valid {
-				s.cites = append(s.cites, Citation{Key: string(s.text[start:end]), Command: cmd, Offset: start})
+				s.cites = append(s.cites, Citation{Key: string(s.text[start:end]), Command: cmd, Offset: start, CommandOffset: cmdStart})
 			}
 		}
 		i++ // the comma

@@ -144,7 +144,7 @@ func (m *mdScanner) frontMatter() int {
 // every citation found (the front matter's nocite).
 func (m *mdScanner) inline(from, to int, command string) {
 	t := m.text[:to]
-	depth := 0 // [ ] nesting in the current paragraph
+	var open []int // offsets of the open [ in the current paragraph
 	for i := from; i < to; {
 		c := t[i]
 		switch {
@@ -161,11 +161,11 @@ func (m *mdScanner) inline(from, to int, command string) {
 		case c == '<':
 			i = skipAutolink(t, i)
 		case c == '[':
-			depth++
+			open = append(open, i)
 			i++
 		case c == ']':
-			if depth > 0 {
-				depth--
+			if len(open) > 0 {
+				open = open[:len(open)-1]
 			}
 			i++
 			if i < to && t[i] == '(' {
@@ -174,18 +174,28 @@ func (m *mdScanner) inline(from, to int, command string) {
 		case c == '\n':
 			i++
 			if blankLineAt(t, i) {
-				depth = 0
+				open = open[:0]
 			}
 		case c == '@' || c == '-' && i+1 < to && t[i+1] == '@':
-			i = m.citation(t, i, depth > 0, command)
+			bracket := -1
+			if len(open) > 0 {
+				bracket = open[len(open)-1]
+			}
+			i = m.citation(t, i, bracket, command)
 		default:
 			i++
 		}
 	}
 }
 
-// citation reads a citation at i (an @ or -@) and returns where to go on.
-func (m *mdScanner) citation(t []byte, i int, inBrackets bool, command string) int {
+// citation reads a citation at i (an @ or -@) and returns where to go on;
+// bracket is the offset of the innermost [ it is in, or -1.
+func (m *mdScanner) citation(t []byte, i int, bracket int, command string) int {
+	inBrackets := bracket >= 0
+	cmdStart := i
+	if inBrackets {
+		cmdStart = bracket
+	}
 	at := i
 	suppress := t[i] == '-'
 	if suppress {
@@ -201,7 +211,9 @@ func (m *mdScanner) citation(t []byte, i int, inBrackets bool, command string) i
 	if keyEnd <= keyStart {
 		return at + 1
 	}
-	if command == "" {
+	if command != "" {
+		cmdStart = keyStart
+	} else {
 		switch {
 		case inBrackets && suppress:
 			command = "[-@"
@@ -213,7 +225,7 @@ func (m *mdScanner) citation(t []byte, i int, inBrackets bool, command string) i
 			command = "@"
 		}
 	}
-	m.cites = append(m.cites, Citation{Key: string(t[keyStart:keyEnd]), Command: command, Offset: keyStart})
+	m.cites = append(m.cites, Citation{Key: string(t[keyStart:keyEnd]), Command: command, Offset: keyStart, CommandOffset: cmdStart})
 	return next
 }
 
