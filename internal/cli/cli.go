@@ -351,6 +351,7 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 		newImportCommand(a),
 		newRekeyCommand(a),
 		newBibCommand(a),
+		newCheckCommand(a),
 		newMCPCommand(a),
 	)
 	return root

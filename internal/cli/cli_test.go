@@ -21,6 +21,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/cli"
 	"github.com/crossmem/crossmem/internal/corpustest"
+	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
 
@@ -145,12 +146,13 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode":    cmdExitcode,
-			"sha256":      cmdSHA256,
-			"lsdir":       cmdLsdir,
-			"cpglob":      cmdCpglob,
-			"jsonfields":  cmdJSONFields,
-			"mutate-note": cmdMutateNote,
+			"exitcode":       cmdExitcode,
+			"sha256":         cmdSHA256,
+			"lsdir":          cmdLsdir,
+			"cpglob":         cmdCpglob,
+			"jsonfields":     cmdJSONFields,
+			"mutate-note":    cmdMutateNote,
+			"clear-warnings": cmdClearWarnings,
 		},
 	})
 }
@@ -344,6 +346,24 @@ func cmdMutateNote(ts *testscript.TestScript, neg bool, args []string) {
 		return
 	}
 	ts.Fatalf("%s has no chunk line of three or more words", path)
+}
+
+// clear-warnings KEY: remove the metadata warnings from KEY's sidecar, as
+// if its sources had agreed (the recordings make single-source records,
+// which carry a "not cross-checked" warning).
+func cmdClearWarnings(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: clear-warnings KEY")
+	}
+	lib, err := library.Open(ts.Getenv("CROSSMEM_HOME"))
+	ts.Check(err)
+	p, err := lib.Find(args[0])
+	ts.Check(err)
+	if len(p.Metadata.Warnings) == 0 {
+		ts.Fatalf("%s has no metadata warnings to clear", args[0])
+	}
+	p.Warnings, p.Metadata.Warnings = nil, nil
+	ts.Check(lib.WriteSidecar(p))
 }
 
 // The helper commands are tested too: a script passing because a helper

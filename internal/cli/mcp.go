@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/crossmem/crossmem/internal/check"
 	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/mcpserver"
 )
@@ -51,10 +52,11 @@ func newMCPCommand(a *app) *cobra.Command {
 	}
 	serve := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve crossmem_cite and crossmem_recall to an MCP client over stdio",
-		Long: `Start an MCP server on stdin/stdout with the tools crossmem_cite and
-crossmem_recall over the wiki notes of the library. Notes compiled while the
-server runs are picked up without a restart. Stdout carries only protocol
+		Short: "Serve crossmem_cite, crossmem_recall, crossmem_verify_quote and crossmem_check_draft over stdio",
+		Long: `Start an MCP server on stdin/stdout with the tools crossmem_cite,
+crossmem_recall, crossmem_verify_quote and crossmem_check_draft over the wiki
+notes of the library. Notes compiled while the server runs are picked up
+without a restart. Stdout carries only protocol
 messages; logs go to stderr (level from CROSSMEM_LOG: debug, info, warn, error;
 default warn).
 
@@ -86,7 +88,8 @@ Exit status: 0 clean shutdown, 1 server error.`,
 			if err != nil {
 				return err
 			}
-			s := &mcpserver.Server{Citer: &c, Searcher: ix, Version: Version, BeforeSearch: syncEvery(ix, logger, 2*time.Second)}
+			s := &mcpserver.Server{Citer: &c, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: &c},
+				Version: Version, BeforeSearch: syncEvery(ix, logger, 2*time.Second)}
 			logger.Info("crossmem MCP server ready", "index", ix.Path(), "wiki", ix.WikiDir())
 			return s.Serve(cmd.Context(), &mcp.IOTransport{Reader: nopReadCloser{a.io.In}, Writer: nopWriteCloser{a.io.Out}})
 		},

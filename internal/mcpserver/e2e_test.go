@@ -323,8 +323,8 @@ func TestTypeScriptClient(t *testing.T) {
 	if got.Server.Name != "crossmem" || got.Server.Version != cli.Version {
 		t.Errorf("server = %+v, want crossmem %s", got.Server, cli.Version)
 	}
-	if len(got.Tools) != 2 {
-		t.Errorf("tools = %+v, want crossmem_cite and crossmem_recall", got.Tools)
+	if len(got.Tools) != 4 {
+		t.Errorf("tools = %+v, want crossmem_check_draft, crossmem_cite, crossmem_recall, crossmem_verify_quote", got.Tools)
 	}
 	for _, f := range []struct{ name, heading string }{{"apa", "APA"}, {"bibtex", "BibTeX"}, {"default", "BibTeX"}} {
 		if c := got.Cite[f.name]; c.IsError || c.Text != citations[f.heading] {

@@ -1,23 +1,29 @@
 // Package mcpserver serves the wiki to AI agents over the Model Context
 // Protocol (official Go SDK): the tools crossmem_cite and crossmem_recall,
-// with the parameters, defaults and messages of the seed's MCP pages.
+// with the parameters, defaults and messages of the seed's MCP pages, and,
+// when Server.Checker is set, crossmem_verify_quote and
+// crossmem_check_draft.
 //
 // Tool handlers call the same packages as the CLI (internal/cite for
-// citations, internal/search for recall). Nothing here writes to stdout:
+// citations, internal/search for recall, internal/check for quotations and
+// drafts). Nothing here writes to stdout:
 // over stdio, stdout carries only protocol frames.
 package mcpserver
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/crossmem/crossmem/internal/check"
 	"github.com/crossmem/crossmem/internal/citation"
 	"github.com/crossmem/crossmem/internal/cite"
+	"github.com/crossmem/crossmem/internal/draft"
 	"github.com/crossmem/crossmem/internal/search"
 )
 
@@ -37,7 +43,10 @@ type Server struct {
 	// as `crossmem cite` does.
 	Citer    *cite.Citer
 	Searcher search.Searcher
-	Version  string
+	// Checker verifies quotations and drafts (crossmem_verify_quote,
+	// crossmem_check_draft).
+	Checker *check.Checker
+	Version string
 	// BeforeSearch, when set, runs before each recall: the server uses it
 	// to pick up notes changed by hand since the last query.
 	BeforeSearch func(ctx context.Context)
@@ -116,7 +125,70 @@ func (in RecallInput) SearchQuery() search.Query {
 		YearFrom: in.YearFrom, YearTo: in.YearTo, Section: in.Section, Type: in.Type, Explain: in.Explain}
 }
 
-// New builds the MCP server with both tools registered.
+// VerifyQuoteInput is crossmem_verify_quote's arguments.
+type VerifyQuoteInput struct {
+	Quote   string `json:"quote" jsonschema:"The quotation as it stands in the draft (outer quotation marks optional; elisions ... or […] allowed)"`
+	CiteKey string `json:"cite_key,omitempty" jsonschema:"The cite key the quotation is attributed to (optional)"`
+}
+
+func (s *Server) verifyQuote(ctx context.Context, _ *mcp.CallToolRequest, in VerifyQuoteInput) (*mcp.CallToolResult, check.QuoteResult, error) {
+	if strings.TrimSpace(in.Quote) == "" {
+		return nil, check.QuoteResult{}, errors.New("quote is empty: pass the quotation's text")
+	}
+	if s.BeforeSearch != nil {
+		s.BeforeSearch(ctx)
+	}
+	var keys []string
+	if k := strings.TrimSpace(in.CiteKey); k != "" {
+		keys = []string{k}
+	}
+	r, err := s.Checker.Quote(ctx, in.Quote, keys, nil)
+	if err != nil {
+		return nil, check.QuoteResult{}, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Format()}}}, *r, nil
+}
+
+// CheckDraftInput is crossmem_check_draft's arguments.
+type CheckDraftInput struct {
+	Draft  string `json:"draft" jsonschema:"The draft's full text (LaTeX or pandoc markdown)"`
+	Format string `json:"format,omitempty" jsonschema:"latex, markdown, or auto (LaTeX when the text has a LaTeX citation command, else markdown)"`
+}
+
+// draftName is the file name Scan is given for a format: its extension
+// selects the markup; "draft" (no extension) lets Scan decide.
+func draftName(format string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(format)) {
+	case "latex", "tex":
+		return "draft.tex", nil
+	case "markdown", "md":
+		return "draft.md", nil
+	case "", "auto":
+		return "draft", nil
+	}
+	return "", fmt.Errorf("unknown format %q: use latex, markdown or auto", format)
+}
+
+func (s *Server) checkDraft(ctx context.Context, _ *mcp.CallToolRequest, in CheckDraftInput) (*mcp.CallToolResult, *check.Report, error) {
+	name, err := draftName(in.Format)
+	if err != nil {
+		return nil, nil, err
+	}
+	if strings.TrimSpace(in.Draft) == "" {
+		return nil, nil, errors.New("draft is empty: pass the draft's full text")
+	}
+	if s.BeforeSearch != nil {
+		s.BeforeSearch(ctx)
+	}
+	rep, err := s.Checker.Draft(ctx, draft.Scan(name, []byte(in.Draft)))
+	if err != nil {
+		return nil, nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: rep.Format()}}}, rep, nil
+}
+
+// New builds the MCP server with its tools registered: crossmem_cite and
+// crossmem_recall, and the checking tools when s.Checker is set.
 func (s *Server) New() (*mcp.Server, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "crossmem", Version: s.Version}, nil)
 
@@ -148,6 +220,32 @@ func (s *Server) New() (*mcp.Server, error) {
 		Description: "Search the crossmem wiki for chunks matching a query (BM25; a sentence found verbatim ranks its chunk first). Filters: cite_key, author, year_from, year_to, section, type. Returns ranked excerpts with cite key, title, page, section and a file:// link to the wiki note; quote only from the note's > blockquote lines.",
 		InputSchema: recallSchema,
 	}, s.recall)
+
+	if s.Checker != nil {
+		vqSchema, err := jsonschema.For[VerifyQuoteInput](nil)
+		if err != nil {
+			return nil, err
+		}
+		vqSchema.Required = []string{"quote"}
+		mcp.AddTool(srv, &mcp.Tool{
+			Name:        "crossmem_verify_quote",
+			Description: "Check a quotation against the library before using it: verified (the source's exact words), repaired (matches only after normalizing quotes, dashes, ligatures, hyphenation or case: use the returned source text instead), misattributed (it is from another paper, named), or unverified (in no paper: do not use it; the nearest passages are returned). Gives the source chunk with page, bbox and text_sha256.",
+			InputSchema: vqSchema,
+		}, s.verifyQuote)
+
+		cdSchema, err := jsonschema.For[CheckDraftInput](nil)
+		if err != nil {
+			return nil, err
+		}
+		cdSchema.Required = []string{"draft"}
+		cdSchema.Properties["format"].Enum = []any{"auto", "latex", "markdown"}
+		cdSchema.Properties["format"].Default = json.RawMessage(`"auto"`)
+		mcp.AddTool(srv, &mcp.Tool{
+			Name:        "crossmem_check_draft",
+			Description: "Check a whole draft (LaTeX or pandoc markdown text) against the library: every quotation (quote environments, \\enquote, ``...'' and \"...\" spans of six or more words, > blockquotes) gets verified / repaired / misattributed / unverified as in crossmem_verify_quote, attributed to the nearest citation in its sentence or paragraph or to its % crossmem: provenance comment; every cited key gets ok / unknown (with suggestions) / metadata-warning. ok is true only when all quotations are verified or repaired and all keys ok.",
+			InputSchema: cdSchema,
+		}, s.checkDraft)
+	}
 	return srv, nil
 }
 

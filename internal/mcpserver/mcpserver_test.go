@@ -28,6 +28,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/crossmem/crossmem/internal/check"
 	"github.com/crossmem/crossmem/internal/citation"
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/cli"
@@ -193,7 +194,8 @@ func connect(t *testing.T, lib library) *mcp.ClientSession {
 			t.Errorf("sync: %v", err)
 		}
 	}
-	s := &mcpserver.Server{Citer: &cite.Citer{Lib: l}, Searcher: ix, Version: "test", BeforeSearch: sync}
+	citer := &cite.Citer{Lib: l}
+	s := &mcpserver.Server{Citer: citer, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: citer}, Version: "test", BeforeSearch: sync}
 	serverT, clientT := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -471,8 +473,17 @@ func TestToolsList(t *testing.T) {
 			}
 		}
 	})
-	if !slices.Equal(names, []string{"crossmem_cite", "crossmem_recall"}) {
-		t.Fatalf("tools = %v, want crossmem_cite and crossmem_recall", names)
+	if want := []string{"crossmem_check_draft", "crossmem_cite", "crossmem_recall", "crossmem_verify_quote"}; !slices.Equal(names, want) {
+		t.Fatalf("tools = %v, want %v", names, want)
+	}
+	vq := schemas["crossmem_verify_quote"]
+	if vq.Type != "object" || !slices.Equal(vq.Required, []string{"quote"}) || vq.Properties["quote"].Type != "string" || vq.Properties["cite_key"].Type != "string" {
+		t.Errorf("crossmem_verify_quote schema %+v: want object, required [quote], string quote and cite_key", vq)
+	}
+	cd := schemas["crossmem_check_draft"]
+	if cd.Type != "object" || !slices.Equal(cd.Required, []string{"draft"}) || cd.Properties["draft"].Type != "string" ||
+		!slices.Equal(cd.Properties["format"].Enum, []string{"auto", "latex", "markdown"}) || string(cd.Properties["format"].Default) != `"auto"` {
+		t.Errorf("crossmem_check_draft schema %+v: want object, required [draft], format enum auto/latex/markdown default auto", cd)
 	}
 
 	cite := schemas["crossmem_cite"]

@@ -81,8 +81,8 @@ try {
   }));
   const names = tools.map((t) => t.name).sort();
   expect(
-    JSON.stringify(names) === JSON.stringify(["crossmem_cite", "crossmem_recall"]),
-    `tools/list: got ${JSON.stringify(names)}, want crossmem_cite and crossmem_recall`,
+    JSON.stringify(names) === JSON.stringify(["crossmem_check_draft", "crossmem_cite", "crossmem_recall", "crossmem_verify_quote"]),
+    `tools/list: got ${JSON.stringify(names)}, want crossmem_check_draft, crossmem_cite, crossmem_recall, crossmem_verify_quote`,
   );
   const cite = tools.find((t) => t.name === "crossmem_cite");
   const recall = tools.find((t) => t.name === "crossmem_recall");
@@ -114,6 +114,32 @@ try {
   expect(/^ {3}link: file:\/\/\//m.test(rec.text), "crossmem_recall: no file:/// link line");
   const results = rec.structuredContent?.results ?? [];
   expect(results.length >= 1 && results.length <= 3, `crossmem_recall limit 3: got ${results.length} structured results`);
+
+  // The query is verbatim text of citeKey's paper: verified there.
+  const vq = summary(await client.callTool({ name: "crossmem_verify_quote", arguments: { quote: query, cite_key: citeKey } }));
+  observed.verify_quote = vq;
+  expect(!vq.isError, `crossmem_verify_quote: isError: ${vq.text}`);
+  expect(vq.structuredContent?.status === "verified", `crossmem_verify_quote: status ${vq.structuredContent?.status}, want verified: ${vq.text}`);
+  expect(vq.structuredContent?.source?.cite_key === citeKey, `crossmem_verify_quote: source is not ${citeKey}`);
+  const chunk = vq.structuredContent?.source?.chunks?.[0];
+  expect(/^[0-9a-f]{64}$/.test(chunk?.text_sha256 ?? "") && chunk?.page >= 1 && chunk?.bbox?.length === 4,
+    `crossmem_verify_quote: source chunk without provenance: ${JSON.stringify(chunk)}`);
+
+  const draftText = `As \\citet{${citeKey}} write, \`\`${query}''.\n` +
+    `It is \`\`${query.split(" ").reverse().join(" ")}'' \\citep{${unknownKey}}.\n`;
+  const cd = summary(await client.callTool({ name: "crossmem_check_draft", arguments: { draft: draftText, format: "latex" } }));
+  observed.check_draft = cd;
+  expect(!cd.isError, `crossmem_check_draft: isError: ${cd.text}`);
+  const statuses = (cd.structuredContent?.quotations ?? []).map((q) => q.status);
+  expect(JSON.stringify(statuses) === '["verified","unverified"]', `crossmem_check_draft: quotation statuses ${JSON.stringify(statuses)}, want verified, unverified`);
+  // citeKey is ok, or metadata-warning when captured offline (its record
+  // then says the metadata sources could not be reached).
+  const keyStatuses = (cd.structuredContent?.citations ?? []).map((c) => `${c.cite_key}:${c.status}`);
+  expect(
+    keyStatuses.length === 2 && [`${citeKey}:ok`, `${citeKey}:metadata-warning`].includes(keyStatuses[0]) && keyStatuses[1] === `${unknownKey}:unknown`,
+    `crossmem_check_draft: cite keys ${JSON.stringify(keyStatuses)}, want ${citeKey} ok or metadata-warning, ${unknownKey} unknown`,
+  );
+  expect(cd.structuredContent?.ok === false, "crossmem_check_draft: ok should be false");
 
   const unknown = summary(await client.callTool({ name: "crossmem_cite", arguments: { cite_key: unknownKey } }));
   observed.unknown_key = { cite_key: unknownKey, ...unknown };
