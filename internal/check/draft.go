@@ -156,37 +156,32 @@ func (r *Report) Format() string {
 	fmt.Fprintf(&b, "%s: %s — %d quotations (%s), %d cited keys (%s)\n", r.Draft, verdict,
 		len(r.Quotations), countList(r.Counts.Quotations, QuoteStatuses),
 		len(r.Citations), countList(r.Counts.Citations, CiteStatuses))
-	for _, s := range QuoteStatuses {
-		var qs []QuoteResult
-		for _, q := range r.Quotations {
-			if q.Status == s {
-				qs = append(qs, q)
-			}
-		}
-		if len(qs) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n%s quotations (%d):\n", s, len(qs))
-		for _, q := range qs {
-			b.WriteString(indent(q.Format()))
-		}
-	}
-	for _, s := range CiteStatuses {
-		var cs []CitationResult
-		for _, c := range r.Citations {
-			if c.Status == s {
-				cs = append(cs, c)
-			}
-		}
-		if len(cs) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n%s cite keys (%d):\n", s, len(cs))
-		for _, c := range cs {
-			b.WriteString(formatCitation(c))
-		}
-	}
+	writeGroups(&b, r.Quotations, QuoteStatuses, "quotations",
+		func(q QuoteResult) string { return q.Status }, func(q QuoteResult) string { return indent(q.Format()) })
+	writeGroups(&b, r.Citations, CiteStatuses, "cite keys",
+		func(c CitationResult) string { return c.Status }, formatCitation)
 	return b.String()
+}
+
+// writeGroups writes items grouped by status in the order given, each
+// group under a "<status> <what> (<n>):" heading; empty groups are left
+// out.
+func writeGroups[T any](b *strings.Builder, items []T, order []string, what string, status func(T) string, format func(T) string) {
+	for _, s := range order {
+		var group []T
+		for _, it := range items {
+			if status(it) == s {
+				group = append(group, it)
+			}
+		}
+		if len(group) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "\n%s %s (%d):\n", s, what, len(group))
+		for _, it := range group {
+			b.WriteString(format(it))
+		}
+	}
 }
 
 func countList(m map[string]int, order []string) string {
