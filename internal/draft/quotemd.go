@@ -282,19 +282,8 @@ func scanMarkdownQuotes(d *Draft) {
 func (d *Draft) mdCitationEnd(i, to int) int {
 	t := d.text
 	if t[i] == '[' {
-		depth := 0
-		for j := i; j < to; j++ {
-			switch t[j] {
-			case '\\':
-				j++
-			case '[':
-				depth++
-			case ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
+		if j := matchBracket(t, i, to); j >= 0 {
+			return j + 1
 		}
 		return i + 1
 	}
