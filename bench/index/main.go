@@ -216,15 +216,9 @@ func run(papers, perPaper int, seed uint64, out, binFlag, corpusLib, corpusDir s
 	}
 
 	// The corpus notes.
-	if corpusLib == "" {
-		corpusLib = filepath.Join(out, "corpus")
-		if _, err := os.Stat(filepath.Join(corpusLib, "wiki")); err != nil {
-			logf("compiling the corpus into %s", corpusLib)
-			if err := corpuslib.Build(ctx, bin, corpusDir, corpusLib, io.Discard); err != nil {
-				os.RemoveAll(corpusLib)
-				return err
-			}
-		}
+	corpusLib, err = corpuslib.Ensure(ctx, out, corpusLib, corpusDir, bin, os.Stderr)
+	if err != nil {
+		return err
 	}
 	notes, err := corpuslib.Load(corpusLib)
 	if err != nil {

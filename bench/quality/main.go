@@ -134,22 +134,9 @@ func run(out, binFlag, corpusLib, corpusDir string, n, nTypo, minWords int, seed
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return false, err
 	}
-	if corpusLib == "" {
-		corpusLib = filepath.Join(out, "corpus")
-		if _, err := os.Stat(filepath.Join(corpusLib, "wiki")); err != nil {
-			bin := binFlag
-			if bin == "" {
-				bin = filepath.Join(out, "bin", "crossmem")
-				if err := corpuslib.BuildBinary(bin); err != nil {
-					return false, err
-				}
-			}
-			fmt.Fprintf(os.Stderr, "compiling the corpus into %s\n", corpusLib)
-			if err := corpuslib.Build(ctx, bin, corpusDir, corpusLib, io.Discard); err != nil {
-				os.RemoveAll(corpusLib)
-				return false, err
-			}
-		}
+	corpusLib, err = corpuslib.Ensure(ctx, out, corpusLib, corpusDir, binFlag, os.Stderr)
+	if err != nil {
+		return false, err
 	}
 	notes, err := corpuslib.Load(corpusLib)
 	if err != nil {

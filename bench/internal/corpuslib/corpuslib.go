@@ -125,6 +125,32 @@ func Build(ctx context.Context, bin, corpusDir, home string, log io.Writer) erro
 	return nil
 }
 
+// Ensure returns the library home holding the compiled corpus: home when
+// given, else <out>/corpus, which is built on first use (Build) with the
+// CLI binary bin, or, when bin is "", with one built into <out>/bin. A
+// failed build leaves no half-built library behind.
+func Ensure(ctx context.Context, out, home, corpusDir, bin string, log io.Writer) (string, error) {
+	if home != "" {
+		return home, nil
+	}
+	home = filepath.Join(out, "corpus")
+	if _, err := os.Stat(filepath.Join(home, "wiki")); err == nil {
+		return home, nil
+	}
+	if bin == "" {
+		bin = filepath.Join(out, "bin", "crossmem")
+		if err := BuildBinary(bin); err != nil {
+			return "", err
+		}
+	}
+	fmt.Fprintf(log, "compiling the corpus into %s\n", home)
+	if err := Build(ctx, bin, corpusDir, home, io.Discard); err != nil {
+		os.RemoveAll(home)
+		return "", err
+	}
+	return home, nil
+}
+
 // Note is one note of a library, with its file name.
 type Note struct {
 	Name string
