@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -273,6 +274,18 @@ func (c *run) resolve(ctx context.Context, q reconcile.Query) (*reconcile.Result
 	return res, nil
 }
 
+// failedSources returns the distinct names of the sources that failed, in
+// the order they were asked.
+func failedSources(cs []metadata.Consultation) []string {
+	var names []string
+	for _, x := range cs {
+		if x.Outcome == metadata.OutcomeFailed && !slices.Contains(names, x.Source) {
+			names = append(names, x.Source)
+		}
+	}
+	return names
+}
+
 // logSources reports, one line per question, which sources answered,
 // which did not know the work, which failed and which title-search hits
 // were rejected.
@@ -381,7 +394,15 @@ func (c *run) fromPDF(ctx context.Context) error {
 		// all there is, and the record says so.
 		c.rec = own
 		if errors.Is(err, reconcile.ErrSourcesFailed) {
-			c.rec.Warn(fmt.Sprintf("metadata sources could not be reached (%v); using the PDF's own metadata only", err))
+			what := fmt.Sprint(err)
+			var fe *reconcile.FailureError
+			if errors.As(err, &fe) {
+				c.consulted = fe.Consulted
+			}
+			if names := failedSources(c.consulted); len(names) > 0 {
+				what = strings.Join(names, ", ") + " failed; details in the sidecar's consulted list"
+			}
+			c.rec.Warn(fmt.Sprintf("metadata sources could not be reached (%s); using the PDF's own metadata only: run crossmem refresh <cite_key> when online", what))
 		} else {
 			c.rec.Warn("no metadata source found this title; using the PDF's own metadata only")
 		}

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -233,5 +234,40 @@ func TestDOICaptureUsesUnpaywall(t *testing.T) {
 	}
 	if !asked {
 		t.Errorf("Unpaywall was not asked: %v", srv.Requests())
+	}
+}
+
+// TestOfflineOwnMetadata checks a local PDF captured with no network: the
+// PDF's own metadata is used, and the warning names the failed sources in
+// a line (the details go to the sidecar's consulted list).
+func TestOfflineOwnMetadata(t *testing.T) {
+	dead := httptest.NewServer(nil)
+	deadURL := dead.URL
+	dead.Close()
+	hc := fetch.New(fetch.Options{UserAgent: "crossmem-test", CacheDir: filepath.Join(t.TempDir(), "cache")})
+	opts := Options{Engine: openEngine(t), HTTP: hc,
+		Sources: sources.New(replayConfig(func(source string) string { return deadURL + "/" + source }, hc)),
+		Now:     func() time.Time { return time.Unix(1776227254, 0) }}
+	lib, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(t.Context(), lib, localPDF(t), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Paper
+	want := "metadata sources could not be reached (crossref, openalex failed; details in the sidecar's consulted list); using the PDF's own metadata only: run crossmem refresh <cite_key> when online"
+	if !slices.Contains(p.Metadata.Warnings, want) {
+		t.Errorf("warnings %q, want %q", p.Metadata.Warnings, want)
+	}
+	failed := 0
+	for _, c := range p.Consulted {
+		if c.Outcome == metadata.OutcomeFailed && c.Detail != "" {
+			failed++
+		}
+	}
+	if failed < 2 {
+		t.Errorf("consulted %+v: want the failed questions with their errors", p.Consulted)
 	}
 }

@@ -436,6 +436,20 @@ func countSources(obs []*metadata.Observation) int {
 	return len(seen)
 }
 
+// FailureError is Resolve's error when nothing was resolved: it wraps
+// ErrSourcesFailed (some source failed) or ErrNotFound, and carries every
+// question asked with its outcome, so that callers can name the failed
+// sources without parsing the message.
+type FailureError struct {
+	Err       error // ErrSourcesFailed or ErrNotFound
+	Consulted []Consultation
+	detail    string
+}
+
+func (e *FailureError) Error() string { return e.Err.Error() + ": " + e.detail }
+
+func (e *FailureError) Unwrap() error { return e.Err }
+
 // failure explains why nothing was resolved.
 func (r *resolver) failure() error {
 	var failed, notFound []string
@@ -448,13 +462,16 @@ func (r *resolver) failure() error {
 			notFound = append(notFound, d)
 		}
 	}
+	e := &FailureError{Consulted: slices.Clone(r.consulted)}
 	switch {
 	case len(failed) > 0:
-		return fmt.Errorf("%w: %s", ErrSourcesFailed, strings.Join(failed, "; "))
+		e.Err, e.detail = ErrSourcesFailed, strings.Join(failed, "; ")
 	case len(notFound) > 0:
-		return fmt.Errorf("%w: %s", ErrNotFound, strings.Join(notFound, "; "))
+		e.Err, e.detail = ErrNotFound, strings.Join(notFound, "; ")
+	default:
+		e.Err, e.detail = ErrNotFound, "no source is configured for this identifier"
 	}
-	return fmt.Errorf("%w: no source is configured for this identifier", ErrNotFound)
+	return e
 }
 
 // resolved is a Result with the bookkeeping Resolve needs.
