@@ -4,8 +4,9 @@
 // aliases, title, authors, year), their chunks (id, page, section, type,
 // verbatim text, its quote-normalized form, SHA-256, bbox), an FTS5 table
 // over chunk text, section, title and authors (tokenizer porter unicode61
-// remove_diacritics 2), the document frequencies BM25 needs, and optional
-// chunk embeddings.
+// remove_diacritics 2), the document frequencies BM25 needs, those of the
+// words as written (unstemmed, through which a prefix query is expanded),
+// and optional chunk embeddings.
 //
 // Sync brings the index up to date with the notes, touching only what
 // changed (file size and modification time, then content hash); Rebuild
@@ -37,7 +38,7 @@ import (
 const FileName = "index.db"
 
 // SchemaVersion is the schema this crossmem writes (PRAGMA user_version).
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // ErrNewerSchema is returned by Open for an index written by a newer
 // crossmem.
@@ -118,6 +119,59 @@ var migrations = []string{
 		vec BLOB NOT NULL,                -- dim float32, little-endian
 		PRIMARY KEY (sha256, model)
 	) WITHOUT ROWID;`,
+	// 1 → 2: the table words (document frequency of each unstemmed word,
+	// for prefix queries) and an FTS5 table without the prefix index,
+	// which prefix queries no longer use. Everything derived from the
+	// notes is dropped and recreated empty, so the next Sync (which
+	// search, index and the MCP server run before answering) indexes
+	// every note again; the embeddings, keyed by chunk text, are kept.
+	`DROP TABLE chunks_fts;
+	DROP TABLE aliases;
+	DROP TABLE chunks;
+	DROP TABLE notes;
+	DROP TABLE terms;
+	UPDATE meta SET value = 0 WHERE key IN ('chunks', 'tokens');
+	CREATE TABLE notes(
+		id INTEGER PRIMARY KEY,
+		name TEXT NOT NULL UNIQUE,        -- file name in the wiki folder
+		size INTEGER NOT NULL,
+		mtime_ns INTEGER NOT NULL,
+		sha256 TEXT NOT NULL,             -- of the note file
+		cite_key TEXT NOT NULL,
+		title TEXT NOT NULL,
+		authors TEXT NOT NULL,            -- display names, one per line
+		year INTEGER NOT NULL,
+		doi TEXT NOT NULL,
+		arxiv_id TEXT NOT NULL
+	);
+	CREATE INDEX notes_cite_key ON notes(cite_key);
+	CREATE TABLE aliases(
+		alias TEXT PRIMARY KEY,
+		note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE
+	) WITHOUT ROWID;
+	CREATE INDEX aliases_note ON aliases(note_id);
+	CREATE TABLE chunks(
+		id INTEGER PRIMARY KEY,           -- = rowid in chunks_fts
+		note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+		chunk_id TEXT NOT NULL,           -- p{page}s{section}c{n}
+		page INTEGER NOT NULL,
+		section TEXT NOT NULL,
+		type TEXT NOT NULL,
+		text TEXT NOT NULL,               -- verbatim, as in the note
+		norm TEXT NOT NULL,               -- quote.Key(text)
+		sha256 TEXT NOT NULL,             -- text_sha256
+		bbox TEXT NOT NULL,               -- "x0 y0 x1 y1" in PDF points
+		byte_start INTEGER NOT NULL,
+		byte_end INTEGER NOT NULL,
+		ntokens INTEGER NOT NULL          -- BM25 length: terms in text + section
+	);
+	CREATE INDEX chunks_note ON chunks(note_id);
+	CREATE INDEX chunks_sha ON chunks(sha256);
+	CREATE VIRTUAL TABLE chunks_fts USING fts5(text, section, title, authors,
+		content='', contentless_delete=1,
+		tokenize='porter unicode61 remove_diacritics 2');
+	CREATE TABLE terms(term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
+	CREATE TABLE words(word TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;`,
 }
 
 // Open opens (creating and migrating as needed) the index at path, for the

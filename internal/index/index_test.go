@@ -314,7 +314,7 @@ func TestIncrementalSync(t *testing.T) {
 
 func dumpStats(t *testing.T, ix *Index) string {
 	var b strings.Builder
-	rows, err := ix.db.Query(`SELECT key, value FROM meta WHERE key IN ('chunks', 'tokens') UNION ALL SELECT term, df FROM terms ORDER BY 1`)
+	rows, err := ix.db.Query(`SELECT key, value FROM meta WHERE key IN ('chunks', 'tokens') UNION ALL SELECT 'term ' || term, df FROM terms UNION ALL SELECT 'word ' || word, df FROM words ORDER BY 1`)
 	if err != nil {
 		t.Fatal(err)
 	}

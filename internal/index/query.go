@@ -39,6 +39,9 @@ const (
 	// phraseMinWords: an unquoted query of at least this many words is
 	// also tried as an exact phrase.
 	phraseMinWords = 4
+	// prefixWords: a prefix (att*) is expanded to at most this many of
+	// the words it begins, the most frequent ones, for the FTS5 questions.
+	prefixWords = 50
 )
 
 // Search ranks chunks for q: chunks containing the query verbatim (after
@@ -106,6 +109,17 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (*search.Result, er
 		n, err := ix.bm25Candidates(ctx, p, st, extra, ids)
 		if err != nil {
 			return nil, err
+		}
+		for _, pre := range p.prefixes {
+			if tot := st.prefTotal[pre]; tot > len(st.prefix[pre]) {
+				more := ""
+				if tot >= prefixCount {
+					more = " or more"
+				}
+				note("prefix %s*: %d%s words begin with it; candidates come from the %d most frequent", pre, tot, more, len(st.prefix[pre]))
+			} else {
+				note("prefix %s*: %d word(s) begin with it", pre, tot)
+			}
 		}
 		note("bm25 lane: %d candidate chunks from the full-text index", n)
 		if phraseOn {
@@ -248,7 +262,7 @@ type parsed struct {
 	words    []string          // every word, lower case, stop words included, in order
 	terms    []string          // distinct BM25 terms (stems)
 	surface  map[string]string // term → a word of the query with that stem
-	prefixes []string          // "att" for "att*" (unquoted queries only)
+	prefixes []string          // "att" for "att*" (unquoted queries only), as words() gives it
 }
 
 func parseQuery(text string, quoted bool) parsed {
@@ -290,12 +304,19 @@ type stats struct {
 	n      float64        // chunks
 	avgdl  float64        // mean BM25 length
 	df     map[string]int // per query term (0 = absent)
-	prefDF map[string]int // per prefix: sum of the df of its terms
-	prefix map[string][]string
+	prefDF map[string]int // per prefix: sum of the df of its words in prefix
+	// prefix holds, per prefix, the prefixWords most frequent words (as
+	// written, not stemmed) that begin with it; prefTotal how many there
+	// are in all (counted up to prefixCount).
+	prefix    map[string][]string
+	prefTotal map[string]int
 }
 
+// prefixCount bounds the count of a prefix's words (for explain only).
+const prefixCount = 10000
+
 func (ix *Index) stats(ctx context.Context, p parsed) (*stats, error) {
-	st := &stats{df: map[string]int{}, prefDF: map[string]int{}, prefix: map[string][]string{}}
+	st := &stats{df: map[string]int{}, prefDF: map[string]int{}, prefix: map[string][]string{}, prefTotal: map[string]int{}}
 	var n, tokens int64
 	if err := ix.db.QueryRowContext(ctx, `SELECT (SELECT value FROM meta WHERE key = 'chunks'), (SELECT value FROM meta WHERE key = 'tokens')`).Scan(&n, &tokens); err != nil {
 		return nil, err
@@ -314,11 +335,16 @@ func (ix *Index) stats(ctx context.Context, p parsed) (*stats, error) {
 		st.df[t] = df
 	}
 	for _, pre := range p.prefixes {
-		// The prefix's terms, most frequent first (at most 50 are scored).
-		rows, err := ix.db.QueryContext(ctx, `SELECT term, df FROM terms WHERE term >= ? AND term < ? ORDER BY df DESC LIMIT 50`, pre, pre+"\U0010FFFF")
+		if _, ok := st.prefix[pre]; ok {
+			continue
+		}
+		// The words (as written) that begin with the prefix, most
+		// frequent first; the prefixWords first are asked of FTS5.
+		rows, err := ix.db.QueryContext(ctx, `SELECT word, df FROM words WHERE word >= ? AND word < ? ORDER BY df DESC, word LIMIT ?`, pre, pre+"\U0010FFFF", prefixWords)
 		if err != nil {
 			return nil, err
 		}
+		st.prefix[pre] = []string{}
 		for rows.Next() {
 			var t string
 			var df int
@@ -330,6 +356,17 @@ func (ix *Index) stats(ctx context.Context, p parsed) (*stats, error) {
 			st.prefDF[pre] += df
 		}
 		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		st.prefTotal[pre] = len(st.prefix[pre])
+		if len(st.prefix[pre]) == prefixWords {
+			var n int
+			if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM words WHERE word >= ? AND word < ? LIMIT ?)`, pre, pre+"\U0010FFFF", prefixCount).Scan(&n); err != nil {
+				return nil, err
+			}
+			st.prefTotal[pre] = n
+		}
 	}
 	return st, nil
 }
@@ -428,21 +465,37 @@ func and(a, b string) string {
 // bm25Candidates adds to ids the chunks FTS5 finds for the query: those
 // with every term (andLimit), those with any of the rarer terms
 // (rareLimit), and, when both find nothing, those with the rarest term.
-// It returns how many it added.
+// A prefix counts as one term, asked as any of its most frequent words
+// (stats): FTS5 indexes stems, so its own prefix queries would compare
+// the prefix with stems (usi* would not find "using", indexed as "use"),
+// and they read every matching row before the first, LIMIT
+// notwithstanding. It returns how many it added.
 func (ix *Index) bm25Candidates(ctx context.Context, p parsed, st *stats, extra string, ids map[int64]bool) (int, error) {
 	before := len(ids)
 	var all []string
 	for _, t := range p.terms {
 		all = append(all, ftsWord(p.surface[t]))
 	}
+	emptyPrefix := false
 	for _, pre := range p.prefixes {
-		all = append(all, ftsWord(pre)+"*")
+		ws := st.prefix[pre]
+		if len(ws) == 0 {
+			emptyPrefix = true // no word begins with it: no chunk has every term
+			continue
+		}
+		var qw []string
+		for _, w := range ws {
+			qw = append(qw, ftsWord(w))
+		}
+		all = append(all, "("+strings.Join(qw, " OR ")+")")
 	}
 	if len(all) == 0 {
 		return 0, nil
 	}
-	if err := ix.ftsIDs(ctx, and(strings.Join(all, " AND "), extra), andLimit, ids); err != nil {
-		return 0, err
+	if !emptyPrefix {
+		if err := ix.ftsIDs(ctx, and(strings.Join(all, " AND "), extra), andLimit, ids); err != nil {
+			return 0, err
+		}
 	}
 	// The rarer terms: those in fewer than 1 % of the chunks (at least
 	// the 5 rarest present), at most 8.
@@ -474,9 +527,11 @@ func (ix *Index) bm25Candidates(ctx context.Context, p parsed, st *stats, extra 
 
 // phraseCandidates adds to ids the chunks that could contain the query as
 // a phrase: up to three disjoint groups of its rarest words, each group's
-// chunks having all of the group (a word hyphenated across a line in one
-// chunk may defeat one group, not three), or, for queries of stop words
-// only, the FTS5 phrase.
+// chunks having all of the group in their text (a word hyphenated across
+// a line in one chunk may defeat one group, not three), or, for queries of
+// stop words only, the FTS5 phrase. Only the text column is asked: the
+// phrase lane compares the chunk text, and a sentence of names would
+// otherwise also find every chunk of the papers those people wrote.
 func (ix *Index) phraseCandidates(ctx context.Context, p parsed, st *stats, extra string, ids map[int64]bool) error {
 	var content []string
 	seen := map[string]bool{}
@@ -491,7 +546,7 @@ func (ix *Index) phraseCandidates(ctx context.Context, p parsed, st *stats, extr
 		for _, w := range p.words {
 			ws = append(ws, w)
 		}
-		return ix.ftsIDs(ctx, and(`"`+strings.Join(ws, " ")+`"`, extra), phraseLimit, ids)
+		return ix.ftsIDs(ctx, and(`text : "`+strings.Join(ws, " ")+`"`, extra), phraseLimit, ids)
 	}
 	sort.SliceStable(content, func(i, j int) bool {
 		di, dj := st.df[stem(content[i])], st.df[stem(content[j])]
@@ -506,7 +561,7 @@ func (ix *Index) phraseCandidates(ctx context.Context, p parsed, st *stats, extr
 		for _, w := range group {
 			qw = append(qw, ftsWord(w))
 		}
-		if err := ix.ftsIDs(ctx, and(strings.Join(qw, " AND "), extra), phraseLimit, ids); err != nil {
+		if err := ix.ftsIDs(ctx, and("text : ("+strings.Join(qw, " AND ")+")", extra), phraseLimit, ids); err != nil {
 			return err
 		}
 	}

@@ -215,8 +215,22 @@ func (ix *Index) RemoveNote(ctx context.Context, name string) error {
 	return ix.removeNote(ctx, id)
 }
 
-// chunkTerms are the BM25 terms of one chunk: its text and section.
-func chunkTerms(text, section string) []string { return terms(text + "\n" + section) }
+// chunkTerms are the BM25 terms of one chunk (its text and section) and
+// its distinct words as written, stop words left out: what the tables
+// terms and words count.
+func chunkTerms(text, section string) (ts, ws []string) {
+	all := words(text + "\n" + section)
+	ws = make([]string, 0, len(all))
+	ts = make([]string, 0, len(all))
+	for _, w := range all {
+		if stopWords[w] {
+			continue
+		}
+		ws = append(ws, w)
+		ts = append(ts, stem(w))
+	}
+	return ts, distinct(ws)
+}
 
 // batchSize is how many notes a Sync writes per transaction.
 const batchSize = 64
@@ -227,7 +241,7 @@ const batchSize = 64
 type batch struct {
 	tx               *sql.Tx
 	insChunk, insFTS *sql.Stmt
-	df               map[string]int
+	df, wdf          map[string]int // changes to terms.df and words.df
 	chunks, tokens   int
 	notes            int
 }
@@ -237,7 +251,7 @@ func (ix *Index) begin(ctx context.Context) (*batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &batch{tx: tx, df: map[string]int{}}
+	b := &batch{tx: tx, df: map[string]int{}, wdf: map[string]int{}}
 	b.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err == nil {
@@ -255,7 +269,10 @@ func (b *batch) rollback() { b.tx.Rollback() }
 // commit applies the accumulated frequencies and totals and commits.
 func (b *batch) commit(ctx context.Context) error {
 	defer b.tx.Rollback()
-	if err := addDF(ctx, b.tx, b.df); err != nil {
+	if err := addDF(ctx, b.tx, "terms", "term", b.df); err != nil {
+		return err
+	}
+	if err := addDF(ctx, b.tx, "words", "word", b.wdf); err != nil {
 		return err
 	}
 	if _, err := b.tx.ExecContext(ctx, `UPDATE meta SET value = value + ? WHERE key = 'chunks'`, b.chunks); err != nil {
@@ -298,10 +315,13 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 	}
 	authors := strings.Join(f.Authors, "; ")
 	for _, c := range n.Chunks {
-		ts := chunkTerms(c.Text, c.Section)
+		ts, ws := chunkTerms(c.Text, c.Section)
 		b.tokens += len(ts)
 		for _, t := range distinct(ts) {
 			b.df[t]++
+		}
+		for _, w := range ws {
+			b.wdf[w]++
 		}
 		bbox := strings.Join([]string{fnum(c.BBox[0]), fnum(c.BBox[1]), fnum(c.BBox[2]), fnum(c.BBox[3])}, " ")
 		r, err := b.insChunk.ExecContext(ctx, id, c.ID, c.Page, c.Section, c.Type, c.Text, quote.Key(c.Text), c.TextSHA256, bbox, c.ByteRange[0], c.ByteRange[1], len(ts))
@@ -369,8 +389,12 @@ func (b *batch) remove(ctx context.Context, id int64) error {
 		}
 		rowids = append(rowids, rowid)
 		b.tokens -= nt
-		for _, t := range distinct(chunkTerms(text, section)) {
+		ts, ws := chunkTerms(text, section)
+		for _, t := range distinct(ts) {
 			b.df[t]--
+		}
+		for _, w := range ws {
+			b.wdf[w]--
 		}
 	}
 	rows.Close()
@@ -391,10 +415,11 @@ func (b *batch) remove(ctx context.Context, id int64) error {
 	return nil
 }
 
-// addDF adds df[t] (positive or negative) to each term's document
-// frequency; terms that reach zero are deleted.
-func addDF(ctx context.Context, tx *sql.Tx, df map[string]int) error {
-	up, err := tx.PrepareContext(ctx, `INSERT INTO terms(term, df) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET df = df + excluded.df`)
+// addDF adds df[t] (positive or negative) to the document frequency of
+// each term t in table (terms or words, key column col); rows that reach
+// zero are deleted.
+func addDF(ctx context.Context, tx *sql.Tx, table, col string, df map[string]int) error {
+	up, err := tx.PrepareContext(ctx, `INSERT INTO `+table+`(`+col+`, df) VALUES (?, ?) ON CONFLICT(`+col+`) DO UPDATE SET df = df + excluded.df`)
 	if err != nil {
 		return err
 	}
@@ -410,7 +435,7 @@ func addDF(ctx context.Context, tx *sql.Tx, df map[string]int) error {
 		}
 	}
 	if neg {
-		_, err = tx.ExecContext(ctx, `DELETE FROM terms WHERE df <= 0`)
+		_, err = tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE df <= 0`)
 	}
 	return err
 }
