@@ -122,55 +122,18 @@ var migrations = []string{
 	// 1 → 2: the table words (document frequency of each unstemmed word,
 	// for prefix queries) and an FTS5 table without the prefix index,
 	// which prefix queries no longer use. Everything derived from the
-	// notes is dropped and recreated empty, so the next Sync (which
-	// search, index and the MCP server run before answering) indexes
-	// every note again; the embeddings, keyed by chunk text, are kept.
+	// notes is emptied, so the next Sync (which search, index and the MCP
+	// server run before answering) indexes every note again; the
+	// embeddings, keyed by chunk text, are kept.
 	`DROP TABLE chunks_fts;
-	DROP TABLE aliases;
-	DROP TABLE chunks;
-	DROP TABLE notes;
-	DROP TABLE terms;
+	DELETE FROM aliases;
+	DELETE FROM chunks;
+	DELETE FROM notes;
+	DELETE FROM terms;
 	UPDATE meta SET value = 0 WHERE key IN ('chunks', 'tokens');
-	CREATE TABLE notes(
-		id INTEGER PRIMARY KEY,
-		name TEXT NOT NULL UNIQUE,        -- file name in the wiki folder
-		size INTEGER NOT NULL,
-		mtime_ns INTEGER NOT NULL,
-		sha256 TEXT NOT NULL,             -- of the note file
-		cite_key TEXT NOT NULL,
-		title TEXT NOT NULL,
-		authors TEXT NOT NULL,            -- display names, one per line
-		year INTEGER NOT NULL,
-		doi TEXT NOT NULL,
-		arxiv_id TEXT NOT NULL
-	);
-	CREATE INDEX notes_cite_key ON notes(cite_key);
-	CREATE TABLE aliases(
-		alias TEXT PRIMARY KEY,
-		note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE
-	) WITHOUT ROWID;
-	CREATE INDEX aliases_note ON aliases(note_id);
-	CREATE TABLE chunks(
-		id INTEGER PRIMARY KEY,           -- = rowid in chunks_fts
-		note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-		chunk_id TEXT NOT NULL,           -- p{page}s{section}c{n}
-		page INTEGER NOT NULL,
-		section TEXT NOT NULL,
-		type TEXT NOT NULL,
-		text TEXT NOT NULL,               -- verbatim, as in the note
-		norm TEXT NOT NULL,               -- quote.Key(text)
-		sha256 TEXT NOT NULL,             -- text_sha256
-		bbox TEXT NOT NULL,               -- "x0 y0 x1 y1" in PDF points
-		byte_start INTEGER NOT NULL,
-		byte_end INTEGER NOT NULL,
-		ntokens INTEGER NOT NULL          -- BM25 length: terms in text + section
-	);
-	CREATE INDEX chunks_note ON chunks(note_id);
-	CREATE INDEX chunks_sha ON chunks(sha256);
 	CREATE VIRTUAL TABLE chunks_fts USING fts5(text, section, title, authors,
 		content='', contentless_delete=1,
 		tokenize='porter unicode61 remove_diacritics 2');
-	CREATE TABLE terms(term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
 	CREATE TABLE words(word TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;`,
 }
 
