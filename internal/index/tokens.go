@@ -33,6 +33,10 @@ func init() {
 	}
 }
 
+// IsStopWord reports whether w (lower case) is one of the English stop
+// words BM25 leaves out.
+func IsStopWord(w string) bool { return stopWords[w] }
+
 // stemCache memoizes stems: a corpus has far fewer distinct words than
 // words.
 var stemCache sync.Map // string → string

@@ -22,6 +22,7 @@ import (
 
 	"github.com/crossmem/crossmem/bench/internal/corpus"
 	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/note"
 )
 
@@ -224,31 +225,16 @@ func startsLower(s string) bool {
 	return false
 }
 
-// StopWords are the English stop words of internal/index (its BM25 leaves
-// them out); query words are drawn from the other words.
-var StopWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a about above after again against all am an and any are as at be because
-		been before being below between both but by can could did do does doing down during each few for from
-		further had has have having he her here hers herself him himself his how i if in into is it its itself
-		just me more most my myself no nor not now of off on once only or other our ours ourselves out over own
-		same she should so some such than that the their theirs them themselves then there these they this
-		those through to too under until up very was we were what when where which while who whom why will with
-		would you your yours yourself yourselves also et al may might must shall via`) {
-		StopWords[w] = true
-	}
-}
-
 // Words splits s into lower-case runs of letters and digits, in order.
 func Words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // ContentWord reports whether w (lower case) is a word a query might use:
-// at least 3 letters, letters only (ASCII a–z), not a stop word.
+// at least 3 letters, letters only (ASCII a–z), not one of the stop words
+// the index leaves out of BM25.
 func ContentWord(w string) bool {
-	if len(w) < 3 || StopWords[w] {
+	if len(w) < 3 || index.IsStopWord(w) {
 		return false
 	}
 	for i := 0; i < len(w); i++ {
