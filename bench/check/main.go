@@ -70,7 +70,6 @@ import (
 	"github.com/crossmem/crossmem/internal/check"
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/draft"
-	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/quote"
 )
@@ -179,18 +178,11 @@ func run(out, corpusLib, corpusDir string, n, minWords, maxWords int, seed uint6
 	papers, _ := lib.Papers()
 
 	// A fresh index of the corpus library, beside it.
-	ixPath := filepath.Join(out, index.FileName)
-	if err := index.Remove(ixPath); err != nil {
-		return false, err
-	}
-	ix, err := index.Open(ixPath, filepath.Join(corpusLib, "wiki"))
+	ix, err := corpuslib.FreshIndex(ctx, out, corpusLib)
 	if err != nil {
 		return false, err
 	}
 	defer ix.Close()
-	if _, err := ix.Sync(ctx, nil); err != nil {
-		return false, err
-	}
 	ck := &check.Checker{Index: ix, Citer: &cite.Citer{Lib: lib}}
 
 	// Sentences, each in exactly one chunk of the library.

@@ -49,7 +49,6 @@ import (
 	"time"
 
 	"github.com/crossmem/crossmem/bench/internal/corpuslib"
-	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/llm"
 	"github.com/crossmem/crossmem/internal/quote"
 	"github.com/crossmem/crossmem/internal/search"
@@ -163,19 +162,12 @@ func run(out, binFlag, corpusLib, corpusDir string, n, nTypo, minWords int, seed
 	rep.Sampled = len(cands)
 	rep.Items = makeQueries(cands, newVocabulary(chunks), nTypo, rng)
 
-	// A fresh index of the corpus library (beside it, not in it).
-	ixPath := filepath.Join(out, index.FileName)
-	if err := index.Remove(ixPath); err != nil {
-		return false, err
-	}
-	ix, err := index.Open(ixPath, filepath.Join(corpusLib, "wiki"))
+	// A fresh index of the corpus library, beside it.
+	ix, err := corpuslib.FreshIndex(ctx, out, corpusLib)
 	if err != nil {
 		return false, err
 	}
 	defer ix.Close()
-	if _, err := ix.Sync(ctx, nil); err != nil {
-		return false, err
-	}
 
 	emb := llm.NewEmbedder(os.Getenv("OLLAMA_HOST"), embedModel)
 	hybrid := config{Name: "hybrid"}

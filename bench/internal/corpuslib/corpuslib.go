@@ -152,6 +152,25 @@ func Ensure(ctx context.Context, out, home, corpusDir, bin string, log io.Writer
 	return home, nil
 }
 
+// FreshIndex builds a new search index of the notes of the library at
+// home in dir (dir/index.db, replacing one there: the library itself is
+// left alone). The caller closes it.
+func FreshIndex(ctx context.Context, dir, home string) (*index.Index, error) {
+	path := filepath.Join(dir, index.FileName)
+	if err := index.Remove(path); err != nil {
+		return nil, err
+	}
+	ix, err := index.Open(path, filepath.Join(home, "wiki"))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ix.Sync(ctx, nil); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
 // Note is one note of a library, with its file name.
 type Note struct {
 	Name string
