@@ -12,7 +12,7 @@
 // reason; several errors are joined (errors.Join), each a *SyntaxError.
 //
 // (Entry).Item converts one entry to a csl.Item, decoding LaTeX to Unicode
-// (DecodeLaTeX) and splitting names by BibTeX's rules; Items does both
+// (latex.Decode) and splitting names by BibTeX's rules; Items does both
 // steps for a whole file and resolves crossref inheritance. Conversion
 // never fails: what it cannot read is dropped with a warning.
 //
@@ -64,7 +64,7 @@ type Field struct {
 	Name string
 	// Value is the raw LaTeX value without its outer delimiters, after
 	// @string expansion and # concatenation; whitespace and line breaks are
-	// kept as written. DecodeLaTeX turns it into text.
+	// kept as written. latex.Decode turns it into text.
 	Value string
 	// Line is the 1-based line of the field name.
 	Line int

@@ -73,17 +73,3 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
-
-// FuzzDecodeLaTeX checks that decoding never panics and keeps valid UTF-8
-// valid.
-func FuzzDecodeLaTeX(f *testing.F) {
-	for _, s := range []string{`{\"u}ber`, `\'{\i}`, `$\delta$`, `\url{a`, `\c`, `&#x1F600;`, `&#0;`, `--- \emph{x}`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		out := DecodeLaTeX(s)
-		if utf8.ValidString(s) && !utf8.ValidString(out) {
-			t.Fatalf("DecodeLaTeX(%q) = %q, not UTF-8", s, out)
-		}
-	})
-}

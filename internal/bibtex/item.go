@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/crossmem/crossmem/internal/csl"
+	"github.com/crossmem/crossmem/internal/latex"
 )
 
 // Items parses data (see Parse) and converts every entry to a CSL item
@@ -167,7 +168,7 @@ var langids = map[string]string{
 // volume "abs/<id>" dropped). Any other entry with an arXiv eprint gets
 // number "arXiv:<id>" when its number is free.
 //
-// Fields: every text field is decoded (DecodeLaTeX) with white space
+// Fields: every text field is decoded (latex.Decode) with white space
 // collapsed to single spaces (so ~ becomes a space); the abstract keeps
 // its paragraph breaks. title (+ ": " + subtitle); author and editor (see
 // names); date (biblatex: YYYY, YYYY-MM, YYYY-MM-DD, a range's start,
@@ -324,7 +325,7 @@ func (c *conv) decode(raw string) string {
 // decodeKeep decodes raw LaTeX, keeping paragraph breaks, and records the
 // unknown commands.
 func (c *conv) decodeKeep(raw string) string {
-	s, unknown := decodeLaTeX(raw)
+	s, unknown := latex.DecodeUnknown(raw)
 	for _, u := range unknown {
 		seen := false
 		for _, v := range c.unknown {
@@ -521,7 +522,7 @@ func verbatim(raw string) string {
 	s := strings.TrimSpace(raw)
 	for _, cmd := range []string{`\url{`, `\nolinkurl{`, `\href{`} {
 		if strings.HasPrefix(s, cmd) {
-			if end := matchBrace(s, len(cmd)-1); end > 0 {
+			if end := latex.MatchBrace(s, len(cmd)-1); end > 0 {
 				s = s[len(cmd):end]
 			}
 		}

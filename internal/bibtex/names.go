@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/crossmem/crossmem/internal/csl"
+	"github.com/crossmem/crossmem/internal/latex"
 )
 
 // names converts a BibTeX name list by BibTeX's rules:
@@ -182,16 +183,16 @@ func isLowerWord(w string) bool {
 	for i := 0; i < len(w); {
 		switch w[i] {
 		case '{':
-			end := matchBrace(w, i)
+			end := latex.MatchBrace(w, i)
 			if end < 0 {
 				return false
 			}
 			if i+1 < len(w) && w[i+1] == '\\' {
-				return startsLower(DecodeLaTeX(w[i : end+1]))
+				return startsLower(latex.Decode(w[i : end+1]))
 			}
 			i = end + 1
 		case '\\':
-			return startsLower(DecodeLaTeX(w[i:]))
+			return startsLower(latex.Decode(w[i:]))
 		default:
 			r, size := utf8.DecodeRuneInString(w[i:])
 			if unicode.IsLetter(r) {
@@ -215,7 +216,7 @@ func startsLower(s string) bool {
 // isBracedGroup reports whether w is one {group} that is not a special
 // character ({\"u}).
 func isBracedGroup(w string) bool {
-	return len(w) >= 2 && w[0] == '{' && w[1] != '\\' && matchBrace(w, 0) == len(w)-1
+	return len(w) >= 2 && w[0] == '{' && w[1] != '\\' && latex.MatchBrace(w, 0) == len(w)-1
 }
 
 // nameWords splits s at white space and ~ outside braces.

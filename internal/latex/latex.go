@@ -436,7 +436,7 @@ func (d *decoder) command() {
 func (d *decoder) unknownCommand(start int) {
 	name := d.s[start:d.i]
 	for d.i < len(d.s) && d.s[d.i] == '{' {
-		end := matchBrace(d.s, d.i)
+		end := MatchBrace(d.s, d.i)
 		if end < 0 {
 			break
 		}
@@ -470,7 +470,7 @@ func (d *decoder) rawArg() (string, bool) {
 	if d.i >= len(d.s) || d.s[d.i] != '{' {
 		return "", false
 	}
-	end := matchBrace(d.s, d.i)
+	end := MatchBrace(d.s, d.i)
 	if end < 0 {
 		a := d.s[d.i+1:]
 		d.i = len(d.s)
@@ -481,8 +481,11 @@ func (d *decoder) rawArg() (string, bool) {
 	return a, true
 }
 
-// matchBrace returns the index of the } closing the { at i, or -1.
-func matchBrace(s string, i int) int {
+// MatchBrace returns the byte index in s of the } that closes the { at
+// s[i], or -1 if it is never closed. Braces nest; a backslash escapes the
+// byte after it, so \{ and \} are not counted (as in LaTeX, unlike
+// BibTeX's own brace counting).
+func MatchBrace(s string, i int) int {
 	depth := 0
 	for j := i; j < len(s); j++ {
 		switch s[j] {
