@@ -7,7 +7,8 @@
 //
 // Retries (github.com/hashicorp/go-retryablehttp, used unmodified) happen on
 // network errors, timeouts, truncated bodies, 429 and 5xx (except 501);
-// other 4xx are final. Rate limits apply to every attempt, including retries
+// other 4xx are final, and so is a host that cannot be reached at all (no
+// DNS, connection refused, no route), so that an offline run fails fast. Rate limits apply to every attempt, including retries
 // and redirects, but not to cache hits.
 //
 // Errors: a 404 or 410 is an *Error that satisfies errors.Is(err,
@@ -286,9 +287,6 @@ func (e *exhaustedError) Error() string {
 
 func (e *exhaustedError) Unwrap() error { return e.err }
 
-// checkRetry retries network errors, timeouts, truncated bodies, 429 and
-// 5xx except 501; it never retries other statuses, an oversized body, or a
-// cancelled caller context.
 // unreachable reports whether err says the network or host cannot be
 // reached at all (no DNS, unknown host, connection refused, no route):
 // retrying would only make an offline capture slow to fail.
@@ -300,6 +298,9 @@ func unreachable(err error) bool {
 	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.EHOSTUNREACH)
 }
 
+// checkRetry retries network errors, timeouts, truncated bodies, 429 and
+// 5xx except 501; it never retries other statuses, an oversized body, an
+// unreachable host (see unreachable), or a cancelled caller context.
 func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctx.Err() != nil {
 		return false, ctx.Err()
