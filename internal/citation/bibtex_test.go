@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/crossmem/crossmem/internal/csl"
+	"github.com/crossmem/crossmem/internal/latex"
 )
 
 func TestLaTeXEscape(t *testing.T) {
@@ -29,6 +30,39 @@ func TestLaTeXEscape(t *testing.T) {
 		}
 		if got := texEscape(tc.in, Options{Unicode: UnicodeLaTeX}); got != tc.latex {
 			t.Errorf("texEscape(%q, LaTeX) = %q, want %q", tc.in, got, tc.latex)
+		}
+	}
+}
+
+// TestLaTeXEscapeReadsBack checks that every letter and symbol texEscape
+// writes as LaTeX reads back as the same character with latex.Decode, the
+// decoder bibtex import uses.
+func TestLaTeXEscapeReadsBack(t *testing.T) {
+	var runes []rune
+	for r := range latexLetters {
+		runes = append(runes, r)
+	}
+	for r := range greek {
+		runes = append(runes, r)
+	}
+	runes = append(runes, []rune("üéèêñçšőąåǘḗíǰÅŻ")...)
+	for _, r := range runes {
+		if r == '’' {
+			continue // written as ', which LaTeX prints as ’ and latex.Decode keeps as '
+		}
+		in := "a" + string(r) + "b"
+		tex := texEscape(in, Options{Unicode: UnicodeLaTeX})
+		if tex == in {
+			t.Errorf("texEscape(%q, LaTeX) wrote no LaTeX", in)
+		}
+		if got := latex.Decode(tex); got != in {
+			t.Errorf("latex.Decode(texEscape(%q, LaTeX) = %q) = %q", in, tex, got)
+		}
+	}
+	const specials = `R&D 50% $5 #1 a_b {x} ~ ^ \`
+	for _, u := range []Unicode{UnicodeKeep, UnicodeLaTeX} {
+		if got := latex.Decode(texEscape(specials, Options{Unicode: u})); got != specials {
+			t.Errorf("latex.Decode(texEscape(%q)) = %q", specials, got)
 		}
 	}
 }

@@ -60,15 +60,18 @@ var latexLetters = map[rune]string{
 	'…': `{\ldots}`, '\u00a0': `~`, '«': `{\guillemotleft}`, '»': `{\guillemotright}`,
 	'©': `{\textcopyright}`, '°': `{\textdegree}`, '§': `{\S}`, '¶': `{\P}`,
 	'£': `{\pounds}`, '€': `{\texteuro}`, '×': `{$\times$}`, '±': `{$\pm$}`,
-	'µ': `{$\mu$}`, '¿': `{?` + "`}", '¡': `{!` + "`}",
+	'µ': `{\textmu}`, '¿': `{\textquestiondown}`, '¡': `{\textexclamdown}`,
 }
 
-// greek are the Greek letters LaTeX has math commands for.
+// greek are the Greek letters LaTeX has math commands for. LaTeX's
+// \epsilon and \phi print the lunate ϵ and the stroked ϕ; the usual ε and
+// φ are \varepsilon and \varphi.
 var greek = map[rune]string{
-	'α': "alpha", 'β': "beta", 'γ': "gamma", 'δ': "delta", 'ε': "epsilon",
-	'ζ': "zeta", 'η': "eta", 'θ': "theta", 'ι': "iota", 'κ': "kappa",
-	'λ': "lambda", 'μ': "mu", 'ν': "nu", 'ξ': "xi", 'π': "pi", 'ρ': "rho",
-	'σ': "sigma", 'ς': "varsigma", 'τ': "tau", 'υ': "upsilon", 'φ': "phi",
+	'α': "alpha", 'β': "beta", 'γ': "gamma", 'δ': "delta", 'ε': "varepsilon",
+	'ϵ': "epsilon", 'ζ': "zeta", 'η': "eta", 'θ': "theta", 'ϑ': "vartheta",
+	'ι': "iota", 'κ': "kappa", 'λ': "lambda", 'μ': "mu", 'ν': "nu", 'ξ': "xi",
+	'π': "pi", 'ϖ': "varpi", 'ρ': "rho", 'ϱ': "varrho", 'σ': "sigma",
+	'ς': "varsigma", 'τ': "tau", 'υ': "upsilon", 'φ': "varphi", 'ϕ': "phi",
 	'χ': "chi", 'ψ': "psi", 'ω': "omega",
 	'Γ': "Gamma", 'Δ': "Delta", 'Θ': "Theta", 'Λ': "Lambda", 'Ξ': "Xi",
 	'Π': "Pi", 'Σ': "Sigma", 'Υ': "Upsilon", 'Φ': "Phi", 'Ψ': "Psi", 'Ω': "Omega",
