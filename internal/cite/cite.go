@@ -110,27 +110,31 @@ func (c *Citer) Paper(p *library.Paper, key string, style citation.Style) (*Cita
 	return out, nil
 }
 
-// Lookup returns the paper with cite key (or alias) key, or a
-// *NotFoundError with suggestions.
+// Lookup returns the paper with cite key (or alias) key, white space
+// trimmed. An unknown key gives a *NotFoundError with suggestions; a
+// sidecar that cannot be read gives an error naming its file.
 func (c *Citer) Lookup(key string) (*library.Paper, error) {
 	key = strings.TrimSpace(key)
 	p, err := c.Lib.Find(key)
-	if err != nil {
+	switch {
+	case errors.Is(err, library.ErrNotFound):
 		return nil, c.notFound(key)
+	case err != nil:
+		return nil, fmt.Errorf("cite_key '%s': %w (repair or remove that sidecar, or capture the paper again)", key, err)
 	}
 	return p, nil
 }
 
 // Cite renders the paper with cite key (or alias) key in style. An unknown
-// key gives a *NotFoundError with suggestions; a paper too thin to cite
-// (no title, author or container title) an error saying so.
+// key gives a *NotFoundError with suggestions; an unreadable sidecar an
+// error naming it (see Lookup); a paper too thin to cite (no title, author
+// or container title) an error wrapping ErrNothingToCite.
 func (c *Citer) Cite(key string, style citation.Style) (*Citation, error) {
-	key = strings.TrimSpace(key)
-	p, err := c.Lib.Find(key)
+	p, err := c.Lookup(key)
 	if err != nil {
-		return nil, c.notFound(key)
+		return nil, err
 	}
-	return c.Paper(p, key, style)
+	return c.Paper(p, strings.TrimSpace(key), style)
 }
 
 // Bibliography renders every key in keys (duplicates once, in the order

@@ -3,6 +3,7 @@ package cite
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -116,6 +117,24 @@ func TestCiteErrors(t *testing.T) {
 	}
 	if _, err := c.Cite("scan2024", citation.APA); !errors.Is(err, ErrNothingToCite) || !strings.Contains(err.Error(), "crossmem import") {
 		t.Errorf("thin record: %v", err)
+	}
+}
+
+// TestCiteUnreadableSidecar: a sidecar that is not JSON is reported with
+// its path, not as an unknown key with suggestions.
+func TestCiteUnreadableSidecar(t *testing.T) {
+	lib := testLibrary(t)
+	p, err := lib.Find("turing1950computing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p.SidecarPath, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = (&Citer{Lib: lib}).Cite(" turing1950computing ", citation.APA)
+	var nf *NotFoundError
+	if err == nil || errors.As(err, &nf) || !strings.Contains(err.Error(), p.SidecarPath) || !strings.Contains(err.Error(), "remove that sidecar") {
+		t.Errorf("unreadable sidecar: %v", err)
 	}
 }
 
