@@ -4,12 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/crossmem/crossmem/internal/pdf"
 )
 
 var dump = flag.String("dump", "", "print the layout of file.pdf[:page] and exit (development aid)")
@@ -19,24 +16,7 @@ func TestDump(t *testing.T) {
 		t.Skip("use -dump=file.pdf[:page]")
 	}
 	path, pageArg, _ := strings.Cut(*dump, ":")
-	e, err := pdf.Open(t.Context(), pdf.Options{CacheDir: filepath.Join(os.TempDir(), "crossmem-wazero")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	doc, err := e.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer doc.Close()
-	var pages []*pdf.Page
-	for i := 1; i <= doc.NumPages(); i++ {
-		p, err := doc.Page(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pages = append(pages, p)
-	}
+	pages := readPages(t, path)
 	st := DocumentStats(pages)
 	fmt.Printf("body size %.1f bold %v\n", st.BodySize, st.BodyBold)
 	for _, p := range pages {

@@ -18,9 +18,8 @@ func TestGapStats(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpus, "pdf", os.Getenv("GAPSTATS")))
 	var spaced, unspaced []float64
 	for _, f := range files {
-		doc, _ := openEngine(t).OpenFile(f)
-		for i := 1; i <= doc.NumPages(); i++ {
-			p, _ := doc.Page(i)
+		for _, p := range readPages(t, f) {
+			i := p.Number
 			var prev *int
 			sp := false
 			for k := range p.Chars {
@@ -59,7 +58,9 @@ func TestGapStats(t *testing.T) {
 				sp = false
 			}
 		}
-		doc.Close()
+	}
+	if len(spaced) == 0 || len(unspaced) == 0 {
+		t.Fatalf("no glyph gaps measured in %q", os.Getenv("GAPSTATS"))
 	}
 	sort.Float64s(spaced)
 	sort.Float64s(unspaced)

@@ -33,22 +33,25 @@ func openEngine(t *testing.T) *pdf.Engine {
 	return testEngine
 }
 
-// layoutFile lays out every page of a corpus PDF.
-func layoutFile(t *testing.T, path string) []*Page {
+// readPages extracts every page of the PDF at path, failing the test on
+// any error.
+func readPages(t *testing.T, path string) []*pdf.Page {
 	t.Helper()
-	doc, err := openEngine(t).OpenFile(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer doc.Close()
-	var pages []*pdf.Page
-	for i := 1; i <= doc.NumPages(); i++ {
-		p, err := doc.Page(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pages = append(pages, p)
+	pages, err := openEngine(t).Pages(t.Context(), data, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
+	return pages
+}
+
+// layoutFile lays out every page of a corpus PDF.
+func layoutFile(t *testing.T, path string) []*Page {
+	t.Helper()
+	pages := readPages(t, path)
 	st := DocumentStats(pages)
 	out := make([]*Page, len(pages))
 	for i, p := range pages {
