@@ -12,7 +12,6 @@
 package crossref
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,6 +26,7 @@ import (
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/internal/field"
 )
 
 // DefaultBaseURL is the Crossref REST API used when Client.BaseURL is empty.
@@ -129,10 +129,10 @@ type message struct {
 	PublishedPrint  dateParts                  `json:"published-print"`
 	PublishedOnline dateParts                  `json:"published-online"`
 	Created         dateParts                  `json:"created"`
-	Volume          flexString                 `json:"volume"`
-	Issue           flexString                 `json:"issue"`
-	Page            flexString                 `json:"page"`
-	ArticleNumber   flexString                 `json:"article-number"`
+	Volume          field.FlexString           `json:"volume"`
+	Issue           field.FlexString           `json:"issue"`
+	Page            field.FlexString           `json:"page"`
+	ArticleNumber   field.FlexString           `json:"article-number"`
 	Publisher       string                     `json:"publisher"`
 	Abstract        string                     `json:"abstract"`
 	Link            []link                     `json:"link"`
@@ -197,30 +197,6 @@ func (d dateParts) date() metadata.Date {
 	return out
 }
 
-// flexString accepts a JSON string or number.
-type flexString string
-
-func (f *flexString) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || string(b) == "null" {
-		return nil
-	}
-	if b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*f = flexString(s)
-		return nil
-	}
-	var n json.Number
-	if err := json.Unmarshal(b, &n); err != nil {
-		return fmt.Errorf("want string or number, got %s", b)
-	}
-	*f = flexString(n.String())
-	return nil
-}
-
 // --- mapping -----------------------------------------------------------------
 
 func (m *message) toWork(requested string) *Work {
@@ -241,7 +217,7 @@ func (m *message) toWork(requested string) *Work {
 	if len(m.Title) > 0 {
 		r.Title = cleanText(m.Title[0])
 		if len(m.Subtitle) > 0 {
-			r.Title = joinSubtitle(r.Title, cleanText(m.Subtitle[0]))
+			r.Title = field.JoinSubtitle(r.Title, cleanText(m.Subtitle[0]))
 		}
 	}
 	if r.Title != "" {
@@ -284,19 +260,19 @@ func (m *message) toWork(requested string) *Work {
 			set(metadata.FieldContainerTitle)
 		}
 	}
-	if v := collapse(string(m.Volume)); v != "" {
+	if v := field.Collapse(string(m.Volume)); v != "" {
 		r.Volume = v
 		set(metadata.FieldVolume)
 	}
-	if v := collapse(string(m.Issue)); v != "" {
+	if v := field.Collapse(string(m.Issue)); v != "" {
 		r.Issue = v
 		set(metadata.FieldIssue)
 	}
 	// Journals that number articles (eLife e01567, APS 022212) have an
 	// article number instead of a page range; CSL puts it in page.
-	page := collapse(string(m.Page))
+	page := field.Collapse(string(m.Page))
 	if page == "" {
-		page = collapse(string(m.ArticleNumber))
+		page = field.Collapse(string(m.ArticleNumber))
 	}
 	if page != "" {
 		r.Page = page
@@ -337,30 +313,13 @@ func (m *message) toWork(requested string) *Work {
 	return w
 }
 
-// joinSubtitle appends a subtitle as CSL titles carry it: "Title:
-// Subtitle", or "Title? Subtitle" after closing punctuation. A subtitle the
-// title already ends with is not repeated.
-func joinSubtitle(title, sub string) string {
-	switch {
-	case sub == "":
-		return title
-	case title == "":
-		return sub
-	case strings.HasSuffix(strings.ToLower(title), strings.ToLower(sub)):
-		return title
-	case strings.ContainsAny(title[len(title)-1:], ":?!."):
-		return title + " " + sub
-	}
-	return title + ": " + sub
-}
-
 // name maps a Crossref contributor. Organisations ("name") and single names
 // become Literal, except a family-only name, which Crossref marks as a
 // family name ("Sheherazade"). A suffix is appended to Given after a comma
 // ("Amos B., III"), as metadata.ParseName does.
 func (p person) name() metadata.Name {
-	given, family, lit := collapse(p.Given), collapse(p.Family), collapse(p.Name)
-	suffix := collapse(p.Suffix)
+	given, family, lit := field.Collapse(p.Given), field.Collapse(p.Family), field.Collapse(p.Name)
+	suffix := field.Collapse(p.Suffix)
 	switch {
 	case family != "":
 		n := metadata.Name{Family: family, Given: given}
@@ -447,20 +406,16 @@ func workURL(u, doi string) string {
 	return u
 }
 
-var (
-	// tagRe matches an XML/HTML tag such as <i>, </jats:p>, <ns4:p a="b">;
-	// a "<" followed by a space or digit ("p < 0.05") is not a tag.
-	tagRe = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9_.-]*(?::[A-Za-z][A-Za-z0-9_.-]*)?(?:\s[^<>]*)?/?>`)
-	// titleRe matches a JATS/HTML title element, such as the "Abstract"
-	// heading Crossref puts in front of abstracts.
-	titleRe = regexp.MustCompile(`(?s)<(?:[A-Za-z0-9]+:)?title(?:\s[^<>]*)?>.*?</(?:[A-Za-z0-9]+:)?title>`)
-)
+// tagRe is field.TagRe; cleanAbstract tells block tags from inline ones.
+var tagRe = field.TagRe
 
-// cleanText strips inline markup (<i>, <sub>, <jats:italic>), decodes HTML
-// entities and collapses white space.
-func cleanText(s string) string {
-	return collapse(html.UnescapeString(tagRe.ReplaceAllString(s, "")))
-}
+// titleRe matches a JATS/HTML title element, such as the "Abstract"
+// heading Crossref puts in front of abstracts.
+var titleRe = regexp.MustCompile(`(?s)<(?:[A-Za-z0-9]+:)?title(?:\s[^<>]*)?>.*?</(?:[A-Za-z0-9]+:)?title>`)
+
+// cleanText is field.Clean: inline markup (<i>, <sub>, <jats:italic>)
+// stripped, HTML entities decoded, white space collapsed.
+func cleanText(s string) string { return field.Clean(s) }
 
 // cleanAbstract is cleanText after dropping title elements; block elements
 // (paragraphs, sections, line breaks) become a space, inline ones vanish.
@@ -480,8 +435,5 @@ func cleanAbstract(s string) string {
 		}
 		return ""
 	})
-	return collapse(html.UnescapeString(s))
+	return field.Collapse(html.UnescapeString(s))
 }
-
-// collapse trims s and replaces each run of white space with one space.
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -12,6 +12,7 @@ import (
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/internal/field"
 )
 
 // DefaultSearchRows is the number of candidates SearchTitle asks for when
@@ -82,7 +83,7 @@ func (c *Client) SearchTitle(ctx context.Context, title, author string, rows int
 	if c.HTTP == nil {
 		return nil, errors.New("crossref: client has no HTTP client")
 	}
-	title = collapse(title)
+	title = field.Collapse(title)
 	if title == "" {
 		return nil, errors.New("crossref: empty title")
 	}
@@ -91,7 +92,7 @@ func (c *Client) SearchTitle(ctx context.Context, title, author string, rows int
 	}
 	v := url.Values{}
 	v.Set("query.title", title)
-	if a := collapse(author); a != "" {
+	if a := field.Collapse(author); a != "" {
 		v.Set("query.author", a)
 	}
 	v.Set("rows", strconv.Itoa(rows))

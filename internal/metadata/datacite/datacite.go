@@ -49,7 +49,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -58,6 +57,7 @@ import (
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/internal/field"
 )
 
 // DefaultBaseURL is the DataCite REST API used when Client.BaseURL is
@@ -129,9 +129,9 @@ type attributes struct {
 		Title     string `json:"title"`
 		TitleType string `json:"titleType"`
 	} `json:"titles"`
-	Publisher       publisher  `json:"publisher"`
-	Container       *container `json:"container"`
-	PublicationYear flexString `json:"publicationYear"`
+	Publisher       publisher        `json:"publisher"`
+	Container       *container       `json:"container"`
+	PublicationYear field.FlexString `json:"publicationYear"`
 	Dates           []struct {
 		Date            string `json:"date"`
 		DateType        string `json:"dateType"`
@@ -158,11 +158,11 @@ type creator struct {
 }
 
 type container struct {
-	Title     string     `json:"title"`
-	Volume    flexString `json:"volume"`
-	Issue     flexString `json:"issue"`
-	FirstPage flexString `json:"firstPage"`
-	LastPage  flexString `json:"lastPage"`
+	Title     string           `json:"title"`
+	Volume    field.FlexString `json:"volume"`
+	Issue     field.FlexString `json:"issue"`
+	FirstPage field.FlexString `json:"firstPage"`
+	LastPage  field.FlexString `json:"lastPage"`
 }
 
 // publisher is a string or, in newer API responses, {"name": "..."}.
@@ -191,30 +191,6 @@ func (p *publisher) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// flexString accepts a JSON string or number.
-type flexString string
-
-func (f *flexString) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || string(b) == "null" {
-		return nil
-	}
-	if b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*f = flexString(s)
-		return nil
-	}
-	var n json.Number
-	if err := json.Unmarshal(b, &n); err != nil {
-		return fmt.Errorf("want string or number, got %s", b)
-	}
-	*f = flexString(n.String())
-	return nil
-}
-
 // --- mapping -----------------------------------------------------------------
 
 // parse maps a DataCite response: a JSON:API document {"data": {
@@ -223,7 +199,7 @@ func (f *flexString) UnmarshalJSON(b []byte) error {
 func parse(body []byte, requested string) (*metadata.Observation, error) {
 	var doc document
 	if err := json.Unmarshal(body, &doc); err != nil {
-		return nil, parseErr(err)
+		return nil, field.ParseError("DataCite", err)
 	}
 	a := (*attributes)(nil)
 	if doc.Data != nil && doc.Data.Attributes != nil {
@@ -231,7 +207,7 @@ func parse(body []byte, requested string) (*metadata.Observation, error) {
 	} else {
 		var bare attributes
 		if err := json.Unmarshal(body, &bare); err != nil {
-			return nil, parseErr(err)
+			return nil, field.ParseError("DataCite", err)
 		}
 		a = &bare
 	}
@@ -239,14 +215,6 @@ func parse(body []byte, requested string) (*metadata.Observation, error) {
 		return nil, errors.New("parse DataCite JSON: no DOI record in the response")
 	}
 	return a.observation(requested), nil
-}
-
-func parseErr(err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("parse DataCite JSON: malformed at byte %d: %w", se.Offset, err)
-	}
-	return fmt.Errorf("parse DataCite JSON: %w", err)
 }
 
 func (a *attributes) observation(requested string) *metadata.Observation {
@@ -297,20 +265,20 @@ func (a *attributes) observation(requested string) *metadata.Observation {
 		}
 	}
 
-	if p := cleanText(string(a.Publisher)); p != "" {
+	if p := field.Clean(string(a.Publisher)); p != "" {
 		r.Publisher = p
 		set(metadata.FieldPublisher)
 	}
 	if ct := a.Container; ct != nil {
-		if t := cleanText(ct.Title); t != "" {
+		if t := field.Clean(ct.Title); t != "" {
 			r.ContainerTitle = t
 			set(metadata.FieldContainerTitle)
 		}
-		if v := collapse(string(ct.Volume)); v != "" {
+		if v := field.Collapse(string(ct.Volume)); v != "" {
 			r.Volume = v
 			set(metadata.FieldVolume)
 		}
-		if v := collapse(string(ct.Issue)); v != "" {
+		if v := field.Collapse(string(ct.Issue)); v != "" {
 			r.Issue = v
 			set(metadata.FieldIssue)
 		}
@@ -373,38 +341,22 @@ func (a *attributes) title() string {
 		switch t.TitleType {
 		case "":
 			if main == "" {
-				main = cleanText(t.Title)
+				main = field.Clean(t.Title)
 			}
 		case "Subtitle":
 			if sub == "" {
-				sub = cleanText(t.Title)
+				sub = field.Clean(t.Title)
 			}
 		}
 	}
 	if main == "" && len(a.Titles) > 0 {
-		main = cleanText(a.Titles[0].Title)
+		main = field.Clean(a.Titles[0].Title)
 	}
-	return joinSubtitle(main, sub)
-}
-
-// joinSubtitle appends a subtitle as CSL titles carry it: "Title:
-// Subtitle", or "Title? Subtitle" after closing punctuation.
-func joinSubtitle(title, sub string) string {
-	switch {
-	case sub == "":
-		return title
-	case title == "":
-		return sub
-	case strings.HasSuffix(strings.ToLower(title), strings.ToLower(sub)):
-		return title
-	case strings.ContainsAny(title[len(title)-1:], ":?!."):
-		return title + " " + sub
-	}
-	return title + ": " + sub
+	return field.JoinSubtitle(main, sub)
 }
 
 func (c creator) name() metadata.Name {
-	family, given, name := collapse(c.FamilyName), collapse(c.GivenName), collapse(c.Name)
+	family, given, name := field.Collapse(c.FamilyName), field.Collapse(c.GivenName), field.Collapse(c.Name)
 	switch {
 	case c.NameType == "Organizational":
 		return metadata.Name{Literal: name}
@@ -507,38 +459,19 @@ func (a *attributes) cslType() string {
 }
 
 // parseDate reads "2019", "2019-02", "2019-02-07" or an RFC 3339 date-time
-// with the precision given.
+// with the precision given (field.ISODate of the date part).
 func parseDate(s string) (metadata.Date, bool) {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, 'T'); i >= 0 {
 		s = s[:i]
 	}
-	parts := strings.Split(s, "-")
-	if len(parts[0]) != 4 || len(parts) > 3 {
-		return metadata.Date{}, false
-	}
-	var v [3]int
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil {
-			return metadata.Date{}, false
-		}
-		v[i] = n
-	}
-	d := metadata.Date{Year: v[0]}
-	if v[1] >= 1 && v[1] <= 12 {
-		d.Month = v[1]
-		if v[2] >= 1 && v[2] <= 31 {
-			d.Day = v[2]
-		}
-	}
-	return d, d.Year > 0
+	return field.ISODate(s)
 }
 
 // pages joins first and last page; values with spaces ("No 1", "2 (2018)")
 // are not page numbers and give "".
 func pages(first, last string) string {
-	first, last = collapse(first), collapse(last)
+	first, last = field.Collapse(first), field.Collapse(last)
 	if first == "" || strings.Contains(first, " ") {
 		return ""
 	}
@@ -577,16 +510,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
-// tagRe matches an HTML/XML tag such as <i> or </sub>; a "<" followed by a
-// space or digit is not a tag.
-var tagRe = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9_.-]*(?::[A-Za-z][A-Za-z0-9_.-]*)?(?:\s[^<>]*)?/?>`)
-
-// cleanText strips inline markup, decodes HTML entities and collapses white
-// space.
-func cleanText(s string) string {
-	return collapse(html.UnescapeString(tagRe.ReplaceAllString(s, "")))
-}
-
-// collapse trims s and replaces each run of white space with one space.
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -62,7 +62,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"net/url"
 	"regexp"
 	"sort"
@@ -73,6 +72,7 @@ import (
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/internal/field"
 )
 
 // DefaultBaseURL is the OpenAlex API used when Client.BaseURL is empty.
@@ -134,7 +134,7 @@ func (c *Client) SearchTitle(ctx context.Context, title string) ([]*metadata.Obs
 	if c.HTTP == nil {
 		return nil, errors.New("openalex: client has no HTTP client")
 	}
-	t := collapse(strings.NewReplacer(",", " ", "|", " ").Replace(title))
+	t := field.Collapse(strings.NewReplacer(",", " ", "|", " ").Replace(title))
 	if t == "" {
 		return nil, errors.New("openalex: empty title")
 	}
@@ -155,7 +155,7 @@ func (c *Client) SearchTitle(ctx context.Context, title string) ([]*metadata.Obs
 		Results *[]json.RawMessage `json:"results"`
 	}
 	if err := json.Unmarshal(resp.Body, &list); err != nil {
-		return nil, fmt.Errorf("openalex title search: %w", parseErr(err))
+		return nil, fmt.Errorf("openalex title search: %w", field.ParseError("OpenAlex", err))
 	}
 	if list.Results == nil {
 		return nil, errors.New("openalex title search: parse OpenAlex JSON: no results list")
@@ -207,14 +207,6 @@ func (c *Client) work(ctx context.Context, doi, query string) (*metadata.Observa
 // documents the DOI form of a work id.
 func escapeDOI(doi string) string {
 	return strings.ReplaceAll(url.PathEscape(doi), "%2F", "/")
-}
-
-func parseErr(err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("parse OpenAlex JSON: malformed at byte %d: %w", se.Offset, err)
-	}
-	return fmt.Errorf("parse OpenAlex JSON: %w", err)
 }
 
 // --- JSON --------------------------------------------------------------------
@@ -270,7 +262,7 @@ type source struct {
 func parse(body []byte, requested string) (*metadata.Observation, error) {
 	var w work
 	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, parseErr(err)
+		return nil, field.ParseError("OpenAlex", err)
 	}
 	if w.ID == "" && w.DOI == "" && w.DisplayName == "" && w.Title == "" {
 		return nil, errors.New("parse OpenAlex JSON: not a work")
@@ -307,14 +299,14 @@ func (w *work) observation(requested string) *metadata.Observation {
 	if strings.TrimSpace(title) == "" {
 		title = w.Title
 	}
-	if r.Title = cleanText(title); r.Title != "" {
+	if r.Title = field.Clean(title); r.Title != "" {
 		set(metadata.FieldTitle)
 	} else {
 		r.Warn("OpenAlex record has no title")
 	}
 
 	for _, a := range w.Authorships {
-		raw, display := collapse(a.RawAuthorName), collapse(a.Author.DisplayName)
+		raw, display := field.Collapse(a.RawAuthorName), field.Collapse(a.Author.DisplayName)
 		if raw == "" || strings.EqualFold(raw, display) {
 			raw = display
 		}
@@ -345,17 +337,17 @@ func (w *work) observation(requested string) *metadata.Observation {
 	if src != nil {
 		switch src.Type {
 		case "journal", "conference", "book series":
-			if ct := cleanText(src.DisplayName); ct != "" {
+			if ct := field.Clean(src.DisplayName); ct != "" {
 				r.ContainerTitle = ct
 				set(metadata.FieldContainerTitle)
 			}
 		}
 	}
-	if v := collapse(w.Biblio.Volume); v != "" {
+	if v := field.Collapse(w.Biblio.Volume); v != "" {
 		r.Volume = v
 		set(metadata.FieldVolume)
 	}
-	if v := collapse(w.Biblio.Issue); v != "" {
+	if v := field.Collapse(w.Biblio.Issue); v != "" {
 		r.Issue = v
 		set(metadata.FieldIssue)
 	}
@@ -568,40 +560,18 @@ func isCJK(s string) bool {
 	return letters > 0
 }
 
-// parseDate reads publication_date ("2024-04-01"); a January 1 date is
-// read as the year alone (see the package doc).
+// parseDate reads publication_date ("2024-04-01", field.ISODate); a
+// January 1 date is read as the year alone (see the package doc).
 func parseDate(s string) (metadata.Date, bool) {
-	s = strings.TrimSpace(s)
-	parts := strings.Split(s, "-")
-	if len(parts) == 0 || len(parts[0]) != 4 {
-		return metadata.Date{}, false
+	d, ok := field.ISODate(s)
+	if d.Month == 1 && d.Day == 1 {
+		d.Month, d.Day = 0, 0 // padded year-only date
 	}
-	var v [3]int
-	for i := 0; i < len(parts) && i < 3; i++ {
-		n, err := strconv.Atoi(parts[i])
-		if err != nil {
-			return metadata.Date{}, false
-		}
-		v[i] = n
-	}
-	if v[0] <= 0 {
-		return metadata.Date{}, false
-	}
-	d := metadata.Date{Year: v[0]}
-	if len(parts) == 3 && v[1] == 1 && v[2] == 1 {
-		return d, true // padded year-only date
-	}
-	if v[1] >= 1 && v[1] <= 12 {
-		d.Month = v[1]
-		if v[2] >= 1 && v[2] <= 31 {
-			d.Day = v[2]
-		}
-	}
-	return d, true
+	return d, ok
 }
 
 func pages(first, last string) string {
-	first, last = collapse(first), collapse(last)
+	first, last = field.Collapse(first), field.Collapse(last)
 	switch {
 	case first == "":
 		return ""
@@ -635,18 +605,5 @@ func abstract(inv map[string][]int) string {
 	if len(parts) > 1 && strings.EqualFold(strings.TrimRight(parts[0], ":."), "abstract") {
 		parts = parts[1:]
 	}
-	return cleanText(strings.Join(parts, " "))
+	return field.Clean(strings.Join(parts, " "))
 }
-
-// tagRe matches an HTML/XML tag such as <i>, </sub>, <mml:math ...>; a "<"
-// followed by a space or digit ("p < 0.05") is not a tag.
-var tagRe = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9_.-]*(?::[A-Za-z][A-Za-z0-9_.-]*)?(?:\s[^<>]*)?/?>`)
-
-// cleanText strips inline markup, decodes HTML entities and collapses white
-// space.
-func cleanText(s string) string {
-	return collapse(html.UnescapeString(tagRe.ReplaceAllString(s, "")))
-}
-
-// collapse trims s and replaces each run of white space with one space.
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }

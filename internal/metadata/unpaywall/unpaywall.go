@@ -31,15 +31,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/internal/field"
 )
 
 // DefaultBaseURL is the Unpaywall API used when Client.BaseURL is empty.
@@ -136,11 +135,7 @@ type location struct {
 func parse(body []byte, requested string) (*metadata.Observation, error) {
 	var resp response
 	if err := json.Unmarshal(body, &resp); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return nil, fmt.Errorf("parse Unpaywall JSON: malformed at byte %d: %w", se.Offset, err)
-		}
-		return nil, fmt.Errorf("parse Unpaywall JSON: %w", err)
+		return nil, field.ParseError("Unpaywall", err)
 	}
 	if resp.DOI == "" {
 		return nil, errors.New("parse Unpaywall JSON: no DOI record in the response")
@@ -163,7 +158,7 @@ func (p *response) observation(requested string) *metadata.Observation {
 		r.URL = u
 		set(metadata.FieldURL)
 	}
-	if t := cleanText(p.Title); t != "" {
+	if t := field.Clean(p.Title); t != "" {
 		r.Title = t
 		set(metadata.FieldTitle)
 	} else {
@@ -177,7 +172,7 @@ func (p *response) observation(requested string) *metadata.Observation {
 	if len(r.Authors) > 0 {
 		set(metadata.FieldAuthors)
 	}
-	if d, ok := parseDate(p.PublishedDate); ok {
+	if d, ok := field.ISODate(p.PublishedDate); ok {
 		r.Issued = d
 	} else if y, err := strconv.Atoi(p.Year.String()); err == nil && y > 0 {
 		r.Issued = metadata.Date{Year: y}
@@ -185,11 +180,11 @@ func (p *response) observation(requested string) *metadata.Observation {
 	if !r.Issued.IsZero() {
 		set(metadata.FieldIssued)
 	}
-	if j := cleanText(p.JournalName); j != "" {
+	if j := field.Clean(p.JournalName); j != "" {
 		r.ContainerTitle = j
 		set(metadata.FieldContainerTitle)
 	}
-	if pub := cleanText(p.Publisher); pub != "" {
+	if pub := field.Clean(p.Publisher); pub != "" {
 		r.Publisher = pub
 		set(metadata.FieldPublisher)
 	}
@@ -227,14 +222,14 @@ func (p *response) observation(requested string) *metadata.Observation {
 }
 
 func (a author) name() metadata.Name {
-	family, given := collapse(a.Family), collapse(a.Given)
+	family, given := field.Collapse(a.Family), field.Collapse(a.Given)
 	switch {
 	case family != "":
 		return metadata.Name{Family: family, Given: given}
-	case collapse(a.RawAuthorName) != "":
+	case field.Collapse(a.RawAuthorName) != "":
 		return metadata.ParseName(a.RawAuthorName)
-	case collapse(a.Name) != "":
-		return metadata.Name{Literal: collapse(a.Name)}
+	case field.Collapse(a.Name) != "":
+		return metadata.Name{Literal: field.Collapse(a.Name)}
 	case given != "":
 		return metadata.Name{Literal: given}
 	}
@@ -261,40 +256,3 @@ func cslType(genre string) string {
 	}
 	return genre
 }
-
-// parseDate reads "2024-04-01" (or "2024-04", "2024").
-func parseDate(s string) (metadata.Date, bool) {
-	parts := strings.Split(strings.TrimSpace(s), "-")
-	if len(parts[0]) != 4 || len(parts) > 3 {
-		return metadata.Date{}, false
-	}
-	var v [3]int
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil {
-			return metadata.Date{}, false
-		}
-		v[i] = n
-	}
-	d := metadata.Date{Year: v[0]}
-	if v[1] >= 1 && v[1] <= 12 {
-		d.Month = v[1]
-		if v[2] >= 1 && v[2] <= 31 {
-			d.Day = v[2]
-		}
-	}
-	return d, d.Year > 0
-}
-
-// tagRe matches an HTML/XML tag such as <i> or </sub>; a "<" followed by a
-// space or digit is not a tag.
-var tagRe = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9_.-]*(?::[A-Za-z][A-Za-z0-9_.-]*)?(?:\s[^<>]*)?/?>`)
-
-// cleanText strips inline markup, decodes HTML entities and collapses white
-// space.
-func cleanText(s string) string {
-	return collapse(html.UnescapeString(tagRe.ReplaceAllString(s, "")))
-}
-
-// collapse trims s and replaces each run of white space with one space.
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
