@@ -210,7 +210,7 @@ func (m *message) toWork(requested string) *Work {
 	r.DOI = doi
 	set(metadata.FieldDOI)
 
-	if t := cslType(m.Type); t != "" {
+	if t := CSLType(m.Type); t != "" {
 		r.Type = t
 		set(metadata.FieldType)
 	}
@@ -364,9 +364,10 @@ func (m *message) related(kind string) (string, bool) {
 	return "", false
 }
 
-// cslType maps a Crossref work type to a CSL item type; unknown types are
-// kept as they are.
-func cslType(t string) string {
+// CSLType maps a Crossref work type ("journal-article", "posted-content",
+// as /works gives it in type and Unpaywall in genre) to a CSL item type
+// ("article-journal", "article"); unknown types are returned unchanged.
+func CSLType(t string) string {
 	switch t {
 	case "journal-article":
 		return "article-journal"

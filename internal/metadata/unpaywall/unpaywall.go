@@ -15,10 +15,8 @@
 //     them) or raw_author_name only, which metadata.ParseName splits.
 //   - Issued: published_date with its precision, else year.
 //   - Container: journal_name; Publisher: publisher.
-//   - Type: genre is a Crossref type: journal-article → article-journal,
-//     proceedings-article → paper-conference, posted-content → article,
-//     book-chapter → chapter, book and monograph → book, dissertation →
-//     thesis, report, dataset; others are kept as given.
+//   - Type: genre is a Crossref type, mapped as crossref.CSLType maps it
+//     (journal-article → article-journal, posted-content → article, ...).
 //   - IsPreprint: genre posted-content. The own DOI is then the preprint
 //     DOI, otherwise the published DOI.
 //   - PDFURLs: best_oa_location.url_for_pdf, then each oa_locations entry's
@@ -38,6 +36,7 @@ import (
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/crossref"
 	"github.com/crossmem/crossmem/internal/metadata/internal/field"
 )
 
@@ -188,7 +187,7 @@ func (p *response) observation(requested string) *metadata.Observation {
 		r.Publisher = pub
 		set(metadata.FieldPublisher)
 	}
-	if t := cslType(p.Genre); t != "" {
+	if t := crossref.CSLType(p.Genre); t != "" {
 		r.Type = t
 		set(metadata.FieldType)
 	}
@@ -234,25 +233,4 @@ func (a author) name() metadata.Name {
 		return metadata.Name{Literal: given}
 	}
 	return metadata.Name{}
-}
-
-// cslType maps a Crossref genre (see the package doc).
-func cslType(genre string) string {
-	switch genre {
-	case "journal-article":
-		return "article-journal"
-	case "proceedings-article":
-		return "paper-conference"
-	case "posted-content":
-		return "article"
-	case "book-chapter", "book-section", "book-part":
-		return "chapter"
-	case "book", "monograph", "edited-book", "reference-book":
-		return "book"
-	case "dissertation":
-		return "thesis"
-	case "peer-review":
-		return "review"
-	}
-	return genre
 }

@@ -170,3 +170,23 @@ func TestFailures(t *testing.T) {
 		})
 	}
 }
+
+// TestGenreIsCrossrefType checks that genre, a Crossref type, maps to the
+// CSL type Crossref's own record gets.
+func TestGenreIsCrossrefType(t *testing.T) {
+	for genre, want := range map[string]string{
+		"journal-article":     "article-journal",
+		"proceedings-article": "paper-conference",
+		"posted-content":      "article",
+		"reference-entry":     "entry",
+		"dataset":             "dataset",
+	} {
+		o, err := parse([]byte(`{"doi": "10.1234/x", "title": "T", "genre": "`+genre+`"}`), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Record.Type != want {
+			t.Errorf("genre %q: type %q; want %q", genre, o.Record.Type, want)
+		}
+	}
+}
