@@ -87,10 +87,10 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 	}
 	data, err := os.ReadFile(paper.PDFPath)
 	if err != nil {
-		return nil, fmt.Errorf("read raw PDF of %s: %w", key, err)
+		return nil, fmt.Errorf("read raw PDF of %s: %w (restore raw/%s from a backup, or capture the paper again)", paper.CiteKey, err, paper.PDF)
 	}
 	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); paper.PDFSHA256 != "" && got != paper.PDFSHA256 {
+	if got := hex.EncodeToString(sum[:]); got != paper.PDFSHA256 {
 		return nil, fmt.Errorf("%w: %s has SHA-256 %s, the sidecar records %s", ErrPDFChanged, paper.PDFPath, got, paper.PDFSHA256)
 	}
 	built, err := Extract(ctx, opts.Engine, data, opts.Progress)
@@ -182,7 +182,9 @@ func stamp(n *note.Note, paper *library.Paper, c *cite.Citer) {
 // Restamp rewrites the frontmatter and citations of key's existing note
 // from its sidecar (after `crossmem refresh` or `crossmem import`), keeping
 // the chunks: no PDF is read. It takes the library lock and returns the
-// note's path.
+// note's path. Errors: library.ErrNotFound for an unknown key, the lock's
+// error, and reading, parsing or writing the note (a paper that was never
+// compiled has no note to read).
 func Restamp(ctx context.Context, lib *library.Library, key string, c cite.Citer) (string, error) {
 	unlock, err := lib.Lock(ctx)
 	if err != nil {
@@ -214,7 +216,9 @@ func StyleHeading(s citation.Style) string {
 }
 
 // Extract reads every page of a PDF and chunks it. progress, if set, is
-// called with ("page", i, n) after page i of n.
+// called with ("page", i, n) after page i of n. Errors are those of
+// pdf.Engine.Pages: pdf.ErrNotPDF, pdf.ErrEncrypted, a page's extraction
+// error, or ctx's error.
 func Extract(ctx context.Context, e *pdf.Engine, data []byte, progress func(stage string, i, n int)) (chunk.Result, error) {
 	var pp func(done, total int)
 	if progress != nil {

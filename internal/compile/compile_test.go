@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/llm"
@@ -235,5 +236,102 @@ func TestLLMCheckUnavailable(t *testing.T) {
 	}
 	if time.Since(start) > 5*time.Second {
 		t.Error("Check took too long")
+	}
+}
+
+func TestRunMetadataOnly(t *testing.T) {
+	lib, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := lib.NewPaper("shen2023summarization", 1700000000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := record()
+	p.Sidecar = library.Sidecar{CiteKey: p.CiteKey, Title: rec.Title, CapturedAt: "1700000000", Metadata: rec}
+	if err := lib.WriteSidecar(p); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(t.Context(), lib, p.CiteKey, Options{Engine: newEngine(t)})
+	if !errors.Is(err, ErrNoPDF) || !strings.Contains(err.Error(), "crossmem capture <paper.pdf> --cite-key shen2023summarization") {
+		t.Fatalf("err = %v, want ErrNoPDF with the capture command", err)
+	}
+	if _, err := os.Stat(p.NotePath); !os.IsNotExist(err) {
+		t.Error("a note was written for an entry without a PDF")
+	}
+}
+
+func TestRunMissingPDF(t *testing.T) {
+	lib, p := newPaper(t, "pm_2304.02623v1.pdf", record())
+	if err := os.Remove(p.PDFPath); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(t.Context(), lib, p.CiteKey, Options{Engine: newEngine(t)})
+	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "restore raw/"+p.PDF) {
+		t.Fatalf("err = %v, want a missing-file error saying to restore raw/%s", err, p.PDF)
+	}
+}
+
+// TestRekeyRestampsNote renames a compiled paper: the note moves with it,
+// its frontmatter and citations name the new key, the old key becomes an
+// alias, and the chunks are kept as they were.
+func TestRekeyRestampsNote(t *testing.T) {
+	lib, p := newPaper(t, "pm_2304.02623v1.pdf", record())
+	text := "Beyond summarization."
+	old := &note.Note{
+		Front: note.Frontmatter{CiteKey: p.CiteKey, Title: "stale title", CapturedAt: "1700000000", Raw: "raw/" + p.PDF,
+			PDFSHA256: p.PDFSHA256, Parser: note.Parser, Chunks: 1, Pages: 4, WikiFormat: note.FormatVersion},
+		Chunks: []chunk.Chunk{{ID: "p1s0c1", Type: chunk.TypeParagraph, Text: text, Page: 1, BBox: [4]float64{72, 600, 540, 680},
+			TextSHA256: chunk.Hash(text), ByteRange: [2]int{0, len(text)}, Paraphrase: "kept"}},
+	}
+	data, err := note.Format(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := library.WriteFileAtomic(p.NotePath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	np, path, err := Rekey(t.Context(), lib, p.CiteKey, "shen2023beyond", cite.Citer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if np.CiteKey != "shen2023beyond" || path != np.NotePath || path == p.NotePath {
+		t.Fatalf("renamed paper %s, note %s", np.CiteKey, path)
+	}
+	if _, err := os.Stat(p.NotePath); !os.IsNotExist(err) {
+		t.Error("the note is still at its old path")
+	}
+	data, err = os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := note.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm := n.Front
+	if fm.CiteKey != "shen2023beyond" || strings.Join(fm.Aliases, ",") != "shen2023summarization" || fm.Title != record().Title ||
+		fm.Raw != "raw/"+np.PDF || fm.Chunks != 1 || fm.Pages != 4 {
+		t.Errorf("frontmatter = %+v", fm)
+	}
+	if bib, ok := n.Citation("BibTeX"); !ok || !strings.Contains(bib, "shen2023beyond") {
+		t.Errorf("BibTeX citation = %q, want the new key", bib)
+	}
+	if len(n.Chunks) != 1 || n.Chunks[0] != old.Chunks[0] {
+		t.Errorf("chunks = %+v, want them unchanged", n.Chunks)
+	}
+
+	// Restamp after a metadata change rewrites the title, keeping the rest.
+	np.Metadata.Title = "A new title"
+	if err := lib.WriteSidecar(np); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Restamp(t.Context(), lib, "shen2023summarization", cite.Citer{}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = os.ReadFile(path)
+	if n, err := note.Parse(data); err != nil || n.Front.Title != "A new title" || n.Chunks[0] != old.Chunks[0] {
+		t.Errorf("restamped note: %v %+v", err, n)
 	}
 }
