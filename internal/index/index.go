@@ -29,7 +29,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
 )
@@ -192,7 +191,7 @@ func (ix *Index) migrate() error {
 		}
 		if _, err := tx.Exec(migrations[v]); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("migrate index %s to schema %d: %w", ix.path, v+1, err)
+			return fmt.Errorf("migrate index %s to schema %d: %w; rebuild it with: crossmem index --rebuild", ix.path, v+1, err)
 		}
 		if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
 			tx.Rollback()
@@ -241,7 +240,5 @@ func (ix *Index) ResolveKey(ctx context.Context, key string) (string, bool) {
 		UNION ALL SELECT n.cite_key FROM aliases a JOIN notes n ON n.id = a.note_id WHERE a.alias = ? LIMIT 1`, key, key).Scan(&k)
 	return k, err == nil
 }
-
-func nowNS() int64 { return time.Now().UnixNano() }
 
 func joinLines(ss []string) string { return strings.Join(ss, "\n") }
