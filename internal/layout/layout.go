@@ -71,7 +71,7 @@ func (b *Block) Size() float64 {
 
 // Page is the layout of one page.
 type Page struct {
-	Number int
+	Number int      // 1-based page number, as pdf.Page.Number
 	Blocks []*Block // in reading order
 	// Chars counts the characters with a Unicode value on the page.
 	Chars int
@@ -81,9 +81,9 @@ type Page struct {
 // consistent: the body font size, the body font weight and whether body
 // text is bold.
 type Stats struct {
-	BodySize   float64
-	BodyWeight int
-	BodyBold   bool
+	BodySize   float64 // points; 10 when the document has no sized letters
+	BodyWeight int     // pdfium font weight of the most letters (400 regular, 700 bold); 0 when unknown
+	BodyBold   bool    // most letters are set in a bold font
 }
 
 // DocumentStats measures the body font over all pages: the size and the

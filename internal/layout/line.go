@@ -13,16 +13,22 @@ import (
 // Line is one visual line of text: characters that share a baseline and
 // follow each other left to right (or, for Vertical lines, bottom to top).
 type Line struct {
-	// Text is the line's characters in content-stream order under the
-	// whitespace policy (see Text): never empty.
+	// Text is the line's characters in content-stream order (a line drawn
+	// in interleaved passes in x order) under the text policy (see the
+	// package comment): never empty.
 	Text string
-	Box  pdf.Rect
+	// Box covers the line's glyph boxes: PDF points, origin bottom-left of
+	// the CropBox.
+	Box pdf.Rect
 	// Size is the median effective font size of the line's words, points.
 	Size float64
 	// Bold is true when most letters are set in a bold font.
 	Bold bool
-	// Vertical is true for text running up or down the page (e.g. the arXiv
-	// identifier stamped in the left margin).
+	// Vertical is true for characters stacked up or down the page whose
+	// baseline pdfium reports as horizontal (rare). Text with a rotated
+	// baseline, such as the arXiv identifier in the left margin, is laid
+	// out in its own rotated frame instead (see orientations) and is not
+	// Vertical.
 	Vertical bool
 	// Base is the baseline estimate: the median bottom of the line's
 	// letters, in points.
@@ -641,8 +647,9 @@ func overlapping(a, b []char) bool {
 	return false
 }
 
-// interleave merges the inked glyphs of passes over one line in x order. Spaces are dropped; compute infers word gaps from the glyph
-// positions (see inferredSpaces).
+// interleave merges the inked glyphs of passes over one line in x order.
+// Spaces are dropped; compute infers word gaps from the glyph positions
+// (see inferredSpaces).
 func interleave(cs []char) []char {
 	var out []char
 	for _, c := range cs {

@@ -36,11 +36,12 @@ import (
 	"github.com/tetratelabs/wazero"
 )
 
-// ErrNotPDF is returned by OpenFile for input that does not start with the
-// "%PDF-" header or that pdfium cannot parse.
+// ErrNotPDF is returned by OpenFile, OpenBytes and Engine.Pages for input
+// that does not start with the "%PDF-" header or that pdfium cannot parse.
 var ErrNotPDF = errors.New("not a PDF file")
 
-// ErrEncrypted is returned by OpenFile for password-protected PDFs.
+// ErrEncrypted is returned by OpenFile, OpenBytes and Engine.Pages for
+// password-protected PDFs.
 var ErrEncrypted = errors.New("PDF is password-protected")
 
 // Options configures an Engine.
@@ -54,7 +55,9 @@ type Options struct {
 	Workers int
 }
 
-// Engine is a pdfium instance. Create it with Open and release it with Close.
+// Engine is a pool of pdfium instances: one that Documents use, and up to
+// Options.Workers that Pages starts on first use. Create it with Open and
+// release it with Close.
 type Engine struct {
 	pool    pdfium.Pool
 	inst    pdfium.Pdfium   // the first instance, used by Documents
@@ -144,7 +147,7 @@ func (e *Engine) OpenFile(path string) (*Document, error) {
 }
 
 // OpenBytes opens a PDF held in memory. data must not be modified while the
-// document is open.
+// document is open. Errors are as for OpenFile.
 func (e *Engine) OpenBytes(data []byte) (*Document, error) {
 	return e.open(e.inst, data)
 }
