@@ -88,20 +88,26 @@ type app struct {
 	engine *pdf.Engine
 	ix     *index.Index
 	bar    *progressbar.ProgressBar
+	// barDesc is bar's label: a callback with another label (or another
+	// total) replaces the bar.
+	barDesc string
 }
 
 // progress returns a progress callback (i of n) that draws a bar on stderr
-// labelled "[stage] unit" when progress is wanted, or nil. progressDone
-// clears it.
+// labelled "[stage] unit" when progress is wanted, or nil. Callbacks share
+// one bar: a call with another label or total starts a new one.
+// progressDone clears it.
 func (a *app) progress(stage, unit string) func(i, n int) {
 	if !a.showProgress() {
 		return nil
 	}
+	desc := "[" + stage + "] " + unit
 	return func(i, n int) {
-		if a.bar == nil || a.bar.GetMax() != n {
+		if a.bar == nil || a.bar.GetMax() != n || a.barDesc != desc {
 			a.progressDone()
-			a.bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(a.io.Err), progressbar.OptionSetDescription("["+stage+"] "+unit),
+			a.bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(a.io.Err), progressbar.OptionSetDescription(desc),
 				progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			a.barDesc = desc
 		}
 		a.bar.Set(i)
 	}

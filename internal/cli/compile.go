@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/crossmem/crossmem/internal/compile"
@@ -109,27 +108,18 @@ func runCompile(cmd *cobra.Command, a *app, key string, o compileOptions) error 
 			info.Used = true
 		}
 	}
-	var bar *progressbar.ProgressBar
-	if a.showProgress() {
+	if pages := a.progress("compile", "page"); pages != nil {
+		annotations := a.progress("compile", "paraphrase")
 		opts.Progress = func(stage string, i, n int) {
-			if bar == nil || bar.GetMax() != n {
-				if bar != nil {
-					bar.Finish()
-				}
-				desc := "[compile] page"
-				if stage == "llm" {
-					desc = "[compile] paraphrase"
-				}
-				bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(a.io.Err), progressbar.OptionSetDescription(desc),
-					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			if stage == "llm" {
+				annotations(i, n)
+			} else {
+				pages(i, n)
 			}
-			bar.Set(i)
 		}
 	}
 	res, err := compile.Run(ctx, lib, paper.CiteKey, opts)
-	if bar != nil {
-		bar.Finish()
-	}
+	a.progressDone()
 	if err != nil {
 		if errors.Is(err, compile.ErrPDFChanged) {
 			return fmt.Errorf("%w\ncrossmem: hint: restore the original PDF, or capture the new file as a new paper", err)
