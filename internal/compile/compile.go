@@ -87,7 +87,7 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 	}
 	data, err := os.ReadFile(paper.PDFPath)
 	if err != nil {
-		return nil, fmt.Errorf("read raw PDF of %s: %w (restore raw/%s from a backup, or capture the paper again)", paper.CiteKey, err, paper.PDF)
+		return nil, fmt.Errorf("read raw PDF of %s: %w (restore raw/%s from a backup, or capture the paper again)", paper.CiteKey, err, filepath.Base(paper.PDFPath))
 	}
 	sum := sha256.Sum256(data)
 	if got := hex.EncodeToString(sum[:]); got != paper.PDFSHA256 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/library"
@@ -93,6 +94,9 @@ type DeepResult struct {
 // compared), and extracting the PDF again produces each chunk's text on
 // the same page with a bounding box that overlaps the recorded one by at
 // least half (else ExtractorChanged: typically after a crossmem upgrade).
+// A raw PDF that cannot be read is a PDFChanged problem, not an error. p
+// must have a note and a PDF (HasNote, HasPDF). Errors: reading or parsing
+// the note, and extract's error (wrapped).
 func Deep(ctx context.Context, p *library.Paper, extract Extractor) (*DeepResult, error) {
 	res := &DeepResult{CiteKey: p.CiteKey, Problems: []DeepProblem{}}
 	data, err := os.ReadFile(p.NotePath)
@@ -117,7 +121,7 @@ func Deep(ctx context.Context, p *library.Paper, extract Extractor) (*DeepResult
 	pdf, err := os.ReadFile(p.PDFPath)
 	if err != nil {
 		res.Problems = append(res.Problems, DeepProblem{Kind: PDFChanged, CiteKey: p.CiteKey, Detail: fmt.Sprintf("the raw PDF cannot be read: %v", err),
-			Hint: "restore raw/" + p.PDF + " from a backup, or capture the paper again"})
+			Hint: "restore raw/" + filepath.Base(p.PDFPath) + " from a backup, or capture the paper again"})
 		return res, nil
 	}
 	sum := sha256.Sum256(pdf)

@@ -92,4 +92,8 @@ func TestDeep(t *testing.T) {
 	if _, probs := PDFs([]*library.Paper{p}); len(probs) != 1 || probs[0].Err == "" {
 		t.Errorf("missing PDF: %+v", probs)
 	}
+	r, err = Deep(context.Background(), p, func(ctx context.Context, pdf []byte) (chunk.Result, error) { called = true; return chunk.Result{}, nil })
+	if err != nil || called || len(r.Problems) != 2 || r.Problems[1].Kind != PDFChanged || !strings.Contains(r.Problems[1].Hint, "restore raw/1_k2020.pdf from a backup") {
+		t.Errorf("missing PDF, deep: err %v, extractor called %v, %+v", err, called, r)
+	}
 }
