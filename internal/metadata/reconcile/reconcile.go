@@ -25,6 +25,7 @@
 package reconcile
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -65,6 +66,14 @@ func rank(field, source string) int {
 	return len(p)
 }
 
+// byRank returns a copy of obs ordered by the priority of their sources
+// for field (fieldPriority), keeping the given order among equals.
+func byRank(obs []*metadata.Observation, field string) []*metadata.Observation {
+	out := slices.Clone(obs)
+	slices.SortStableFunc(out, func(a, b *metadata.Observation) int { return rank(field, a.Source) - rank(field, b.Source) })
+	return out
+}
+
 // Merge reconciles observations that describe the same version of a work
 // into one record. It never modifies the observations. The result's
 // Sources lists every source that contributed, FieldSources the sources
@@ -83,9 +92,7 @@ func Merge(obs []*metadata.Observation) *metadata.Record {
 		return out
 	}
 	// Stable order: by source priority for the title, then as given.
-	slices.SortStableFunc(live, func(a, b *metadata.Observation) int {
-		return rank(metadata.FieldTitle, a.Source) - rank(metadata.FieldTitle, b.Source)
-	})
+	live = byRank(live, metadata.FieldTitle)
 	for _, o := range live {
 		if !slices.Contains(out.Sources, o.Source) {
 			out.Sources = append(out.Sources, o.Source)
@@ -121,10 +128,9 @@ func Merge(obs []*metadata.Observation) *metadata.Record {
 // volume, issue and pages are compared for warnings; other fields (type,
 // abstract, URL, publisher) differ harmlessly between sources.
 func mergeText(out *metadata.Record, obs []*metadata.Observation, field string, get func(*metadata.Record) string, set func(*metadata.Record, string), same func(a, b string) bool) {
-	byRank := slices.Clone(obs)
-	slices.SortStableFunc(byRank, func(a, b *metadata.Observation) int { return rank(field, a.Source) - rank(field, b.Source) })
+	ranked := byRank(obs, field)
 	var chosen *metadata.Observation
-	for _, o := range byRank {
+	for _, o := range ranked {
 		if v := strings.TrimSpace(get(o.Record)); v != "" {
 			chosen = o
 			break
@@ -139,7 +145,7 @@ func mergeText(out *metadata.Record, obs []*metadata.Observation, field string, 
 	if eq == nil {
 		eq = func(a, b string) bool { return strings.EqualFold(collapse(a), collapse(b)) }
 	}
-	for _, o := range byRank {
+	for _, o := range ranked {
 		v := strings.TrimSpace(get(o.Record))
 		if v == "" {
 			continue
@@ -173,12 +179,9 @@ func fieldLabel(field string) string {
 // which sources agree on the year (months and days are not compared: sources
 // disagree about print versus online dates).
 func mergeIssued(out *metadata.Record, obs []*metadata.Observation) {
-	byRank := slices.Clone(obs)
-	slices.SortStableFunc(byRank, func(a, b *metadata.Observation) int {
-		return rank(metadata.FieldIssued, a.Source) - rank(metadata.FieldIssued, b.Source)
-	})
+	ranked := byRank(obs, metadata.FieldIssued)
 	var chosen *metadata.Observation
-	for _, o := range byRank {
+	for _, o := range ranked {
 		if o.Record.Issued.Year > 0 {
 			chosen = o
 			break
@@ -188,7 +191,7 @@ func mergeIssued(out *metadata.Record, obs []*metadata.Observation) {
 		return
 	}
 	out.Issued = chosen.Record.Issued
-	for _, o := range byRank {
+	for _, o := range ranked {
 		y := o.Record.Issued.Year
 		if y == 0 {
 			continue
@@ -226,12 +229,9 @@ func dateString(d metadata.Date) string {
 // repairing names split wrongly, and reports differing counts and family
 // names.
 func mergeAuthors(out *metadata.Record, obs []*metadata.Observation) {
-	byRank := slices.Clone(obs)
-	slices.SortStableFunc(byRank, func(a, b *metadata.Observation) int {
-		return rank(metadata.FieldAuthors, a.Source) - rank(metadata.FieldAuthors, b.Source)
-	})
+	ranked := byRank(obs, metadata.FieldAuthors)
 	var chosen *metadata.Observation
-	for _, o := range byRank {
+	for _, o := range ranked {
 		if len(o.Record.Authors) > 0 {
 			chosen = o
 			break
@@ -245,7 +245,7 @@ func mergeAuthors(out *metadata.Record, obs []*metadata.Observation) {
 		out.Warn(fmt.Sprintf("%s splits author name %s", chosen.Source, f))
 	}
 	out.Authors = authors
-	for _, o := range byRank {
+	for _, o := range ranked {
 		other, _ := RepairNames(o.Record.Authors)
 		if len(other) == 0 {
 			continue
@@ -325,10 +325,10 @@ func mergeIdentifiers(out *metadata.Record, obs []*metadata.Observation) {
 			out.ArxivPrimaryCategory = r.ArxivPrimaryCategory
 		}
 		if out.DOIPreprint == "" {
-			out.DOIPreprint = firstNonEmpty(r.DOIPreprint, o.PreprintDOI)
+			out.DOIPreprint = cmp.Or(r.DOIPreprint, o.PreprintDOI)
 		}
 		if out.DOIPublished == "" {
-			out.DOIPublished = firstNonEmpty(r.DOIPublished, o.PublishedDOI)
+			out.DOIPublished = cmp.Or(r.DOIPublished, o.PublishedDOI)
 		}
 	}
 	if out.ArxivVersion == 0 {
@@ -493,13 +493,4 @@ func RepairNames(names []metadata.Name) ([]metadata.Name, []string) {
 		}
 	}
 	return out, fixes
-}
-
-func firstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -97,7 +98,7 @@ type resolver struct {
 	mu        sync.Mutex
 	obs       []*metadata.Observation
 	consulted []Consultation
-	asked     map[string]bool // source + query already asked
+	asked     map[string]bool // source|lower-cased query already asked (claim)
 	notes     []string        // warnings about near-miss title-search hits
 }
 
@@ -139,7 +140,7 @@ func Resolve(ctx context.Context, q Query, src Sources) (*Result, error) {
 	}
 
 	// Fallback: a confirmed title search as a second witness.
-	if countSources(r.versionObs(res.captured, capturedPreprint)) < 2 && res.Record.Title != "" {
+	if countSources(r.versionObs(res.captured)) < 2 && res.Record.Title != "" {
 		r.titleSearch(ctx, res.Record, res.knownDOIs)
 		r.round(ctx, r.linkedLookups())
 		res = r.result(q, capturedPreprint)
@@ -208,12 +209,14 @@ func (r *resolver) linkedLookups() []lookup {
 			}
 		}
 	}
+	// A DOI Crossref does not know may be in no answer; DataCite is asked
+	// about it below (round skips what was asked already).
 	for _, c := range r.consulted {
-		if c.Source == metadata.SourceCrossref && c.Outcome == NotFound && strings.HasPrefix(c.Query, "doi:") {
-			d := strings.TrimPrefix(c.Query, "doi:")
-			if r.src.DataCite != nil && !r.asked[metadata.SourceDataCite+"|doi:"+identifier.NormalizeDOI(d)] {
-				dois = append(dois, d) // handled below: DataCite
-			}
+		if c.Source != metadata.SourceCrossref || c.Outcome != NotFound || r.src.DataCite == nil {
+			continue
+		}
+		if d, ok := strings.CutPrefix(c.Query, "doi:"); ok && !slices.ContainsFunc(dois, func(x string) bool { return sameDOI(x, d) }) {
+			dois = append(dois, d)
 		}
 	}
 	r.mu.Unlock()
@@ -248,14 +251,9 @@ func (r *resolver) crossrefNotFound(doi string) bool {
 func (r *resolver) round(ctx context.Context, ls []lookup) {
 	var wg sync.WaitGroup
 	for _, l := range ls {
-		key := l.source + "|" + strings.ToLower(l.query)
-		r.mu.Lock()
-		if r.asked[key] {
-			r.mu.Unlock()
+		if !r.claim(l.source, l.query) {
 			continue
 		}
-		r.asked[key] = true
-		r.mu.Unlock()
 		wg.Add(1)
 		go func(l lookup) {
 			defer wg.Done()
@@ -268,6 +266,19 @@ func (r *resolver) round(ctx context.Context, ls []lookup) {
 	r.mu.Lock()
 	slices.SortStableFunc(r.consulted, func(a, b Consultation) int { return strings.Compare(a.Source+a.Query, b.Source+b.Query) })
 	r.mu.Unlock()
+}
+
+// claim reports whether source has not been asked query yet (queries
+// compare case-insensitively) and marks it asked.
+func (r *resolver) claim(source, query string) bool {
+	key := source + "|" + strings.ToLower(query)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.asked[key] {
+		return false
+	}
+	r.asked[key] = true
+	return true
 }
 
 func (r *resolver) record(source, query string, o *metadata.Observation, err error) {
@@ -322,14 +333,9 @@ func (r *resolver) titleSearch(ctx context.Context, ref *metadata.Record, known 
 	var wg sync.WaitGroup
 	for _, s := range ss {
 		query := "title:" + ref.Title
-		key := s.source + "|" + strings.ToLower(query)
-		r.mu.Lock()
-		if r.asked[key] {
-			r.mu.Unlock()
+		if !r.claim(s.source, query) {
 			continue
 		}
-		r.asked[key] = true
-		r.mu.Unlock()
 		wg.Add(1)
 		go func(s search) {
 			defer wg.Done()
@@ -524,7 +530,7 @@ func (r *resolver) links() (preprints, published []string) {
 	return preprints, published
 }
 
-func (r *resolver) versionObs(version string, capturedPreprint bool) []*metadata.Observation {
+func (r *resolver) versionObs(version string) []*metadata.Observation {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	pre, pub := r.links()
@@ -556,11 +562,11 @@ func (r *resolver) result(q Query, capturedPreprint bool) *resolved {
 	if captured == versionPublished {
 		other = versionPreprint
 	}
-	capObs := r.versionObs(captured, capturedPreprint)
+	capObs := r.versionObs(captured)
 	if len(capObs) == 0 {
 		// Nothing describes the captured version itself, but maybe the
 		// other one: better than nothing, with a warning.
-		capObs = r.versionObs(other, capturedPreprint)
+		capObs = r.versionObs(other)
 		if len(capObs) == 0 {
 			return nil
 		}
@@ -571,7 +577,7 @@ func (r *resolver) result(q Query, capturedPreprint bool) *resolved {
 	if q.ArxivVersion > 0 && res.Record.ArxivVersion == 0 {
 		res.Record.ArxivVersion = q.ArxivVersion
 	}
-	if otherObs := r.versionObs(other, capturedPreprint); len(otherObs) > 0 {
+	if otherObs := r.versionObs(other); len(otherObs) > 0 {
 		o := Merge(otherObs)
 		if captured == versionPreprint {
 			res.Published = o
@@ -581,7 +587,7 @@ func (r *resolver) result(q Query, capturedPreprint bool) *resolved {
 		} else {
 			res.Preprint = o
 			if res.Record.DOIPreprint == "" {
-				res.Record.DOIPreprint = firstNonEmpty(o.DOI, arxivDOI(o))
+				res.Record.DOIPreprint = cmp.Or(o.DOI, arxivDOI(o))
 			}
 		}
 		for _, w := range versionDifferences(res.Record, o, captured) {
@@ -589,7 +595,7 @@ func (r *resolver) result(q Query, capturedPreprint bool) *resolved {
 		}
 	}
 	if captured == versionPreprint && res.Record.DOIPreprint == "" {
-		res.Record.DOIPreprint = firstNonEmpty(arxivDOI(res.Record), res.Record.DOI)
+		res.Record.DOIPreprint = cmp.Or(arxivDOI(res.Record), res.Record.DOI)
 	}
 	if captured == versionPublished && res.Record.DOIPublished == "" && res.Record.DOI != "" && res.Record.ArxivID == "" {
 		res.Record.DOIPublished = res.Record.DOI
@@ -640,7 +646,7 @@ func versionDifferences(captured, other *metadata.Record, capturedVersion string
 	if capturedVersion == versionPublished {
 		label = "preprint"
 	}
-	id := firstNonEmpty(other.DOI, arxivDOI(other))
+	id := cmp.Or(other.DOI, arxivDOI(other))
 	var diffs []string
 	if captured.Issued.Year > 0 && other.Issued.Year > 0 && captured.Issued.Year != other.Issued.Year {
 		diffs = append(diffs, fmt.Sprintf("year %d vs %d", other.Issued.Year, captured.Issued.Year))
