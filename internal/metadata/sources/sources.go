@@ -53,7 +53,7 @@ func New(c Config) reconcile.Sources {
 		Arxiv:    ax.Observe,
 		Crossref: cr.Observe,
 		CrossrefSearch: func(ctx context.Context, title, author string) ([]*metadata.Observation, error) {
-			return cr.SearchTitle(ctx, title, author, 5)
+			return cr.SearchTitle(ctx, title, author, crossref.DefaultSearchRows)
 		},
 		OpenAlex:       oa.ByDOI,
 		OpenAlexSearch: oa.SearchTitle,
