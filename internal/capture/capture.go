@@ -70,6 +70,13 @@ type Options struct {
 	Log func(format string, args ...any)
 }
 
+func (o Options) metadataTimeout() time.Duration {
+	if o.MetadataTimeout <= 0 {
+		return 60 * time.Second
+	}
+	return o.MetadataTimeout
+}
+
 // Result is a finished capture.
 type Result struct {
 	Paper    *library.Paper
@@ -256,11 +263,7 @@ func (c *run) noPDF(reason string) error {
 
 // resolve asks the metadata sources and keeps the reconciled records.
 func (c *run) resolve(ctx context.Context, q reconcile.Query) (*reconcile.Result, error) {
-	timeout := c.o.MetadataTimeout
-	if timeout <= 0 {
-		timeout = 60 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, c.o.metadataTimeout())
 	defer cancel()
 	res, err := reconcile.Resolve(ctx, q, c.o.Sources)
 	if res != nil {

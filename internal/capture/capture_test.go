@@ -235,15 +235,7 @@ func (env *testEnv) files(t *testing.T) []string {
 // home folder).
 func (env *testEnv) rawFiles(t *testing.T) []string {
 	t.Helper()
-	entries, err := os.ReadDir(env.lib.RawDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.Name())
-	}
-	return out
+	return dirNames(t, env.lib.RawDir())
 }
 
 func sha(b []byte) string {

@@ -36,7 +36,9 @@ type ImportOptions struct {
 	File    string // the import file's name, recorded as the entries' source
 	Pattern string // cite key pattern for entries without a usable key; "" = citekey.Default()
 	DryRun  bool   // check and report, write nothing
-	Now     func() time.Time
+	// Now gives the entries' stamp (the <unix-ts> of their file names);
+	// nil means time.Now.
+	Now func() time.Time
 }
 
 // Import outcomes.
@@ -53,7 +55,7 @@ const (
 type ImportOutcome struct {
 	Line    int    `json:"line"`
 	CiteKey string `json:"cite_key"`           // the key the entry has in the library now
-	Status  string `json:"status"`             // ImportAdded, ImportExists or ImportAlias
+	Status  string `json:"status"`             // ImportAdded, ImportExists, ImportAlias or ImportUpdated
 	FileKey string `json:"file_key,omitempty"` // the key in the file when it differs from CiteKey
 	Note    string `json:"note,omitempty"`     // why a key was replaced, which paper got the alias
 	// Warnings are what the file's reader dropped or guessed in this entry;

@@ -51,11 +51,7 @@ func Refresh(ctx context.Context, lib *library.Library, key string, o Options) (
 	default:
 		return nil, fmt.Errorf("%s has no arXiv id, DOI or title to look up: nothing to refresh", key)
 	}
-	timeout := o.MetadataTimeout
-	if timeout <= 0 {
-		timeout = 60 * time.Second
-	}
-	rctx, cancel := context.WithTimeout(ctx, timeout)
+	rctx, cancel := context.WithTimeout(ctx, o.metadataTimeout())
 	res, err := reconcile.Resolve(rctx, q, o.Sources)
 	cancel()
 	if err != nil {
@@ -98,10 +94,7 @@ func Refresh(ctx context.Context, lib *library.Library, key string, o Options) (
 	}
 	rec.Normalize()
 	changes := diff(&old, rec)
-	sc.Metadata = *rec
-	sc.Title, sc.Authors, sc.Year = rec.Title, rec.AuthorDisplay(), rec.Year()
-	sc.ArxivID, sc.DOI, sc.Container = rec.ArxivID, rec.DOI, rec.ContainerTitle
-	sc.Sources, sc.Reconciled, sc.Warnings = rec.Sources, rec.Reconciled, rec.Warnings
+	setRecord(sc, rec)
 	sc.Published, sc.Preprint, sc.Consulted = res.Published, res.Preprint, res.Consulted
 	sc.RefreshedAt = strconv.FormatInt(o.Now().Unix(), 10)
 	if err := lib.WriteSidecar(paper); err != nil {
