@@ -206,3 +206,28 @@ func TestQuarter(t *testing.T) {
 		}
 	}
 }
+
+// TestPageMargins checks that a single line above all else in the top
+// margin is a page header and one below all else in the bottom margin a
+// page footer, while the body keeps its kinds.
+func TestPageMargins(t *testing.T) {
+	head := newPen(72, 760, 9).text("Journal of Examples, Vol. 3").chars
+	body := newPen(72, 600, 10).text("The body of the page is a paragraph of").newline(72).
+		text("several lines that run across the column").newline(72).text("and end here.").chars
+	foot := newPen(300, 40, 9).text("12").chars
+	chars := append(append(append([]pdf.Char{}, body...), head...), foot...)
+	page := &pdf.Page{Number: 1, Width: 612, Height: 792, Chars: chars}
+	lp := Analyze(page, DocumentStats([]*pdf.Page{page}))
+	var got []string
+	for _, b := range lp.Blocks {
+		got = append(got, string(b.Kind)+": "+strings.ReplaceAll(b.Text(), "\n", " "))
+	}
+	want := []string{
+		"page_header: Journal of Examples, Vol. 3",
+		"paragraph: The body of the page is a paragraph of several lines that run across the column and end here.",
+		"page_footer: 12",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("blocks\n got %q\nwant %q", got, want)
+	}
+}
