@@ -28,6 +28,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
 
@@ -456,18 +457,14 @@ func (it Item) Record() *metadata.Record {
 		rec.ArxivID = strings.TrimSpace(id)
 		rec.Number = ""
 	}
-	if id, ok := cutPrefixFold(rec.DOI, "10.48550/arXiv."); ok {
+	if id, ok := identifier.ArxivIDFromDOI(rec.DOI); ok {
 		rec.DOIPreprint = rec.DOI
 		if rec.ArxivID == "" {
 			rec.ArxivID = id
 		}
 	}
-	if rec.ArxivID != "" {
-		if i := strings.LastIndex(rec.ArxivID, "v"); i > 0 {
-			if v, err := strconv.Atoi(rec.ArxivID[i+1:]); err == nil && v > 0 {
-				rec.ArxivID, rec.ArxivVersion = rec.ArxivID[:i], v
-			}
-		}
+	if id, v, ok := identifier.ParseArxivID(rec.ArxivID); ok {
+		rec.ArxivID, rec.ArxivVersion = id, v
 	}
 	if ref, ok := strings.CutPrefix(rec.Note, "Journal reference: "); ok {
 		rec.JournalRef = strings.TrimSpace(ref)
@@ -501,10 +498,16 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 	return s, false
 }
 
-// BareDOI strips surrounding space and a resolver prefix
-// ("https://doi.org/", "http://dx.doi.org/", "doi.org/", "doi:") from a
-// DOI, compared case-insensitively; anything else is returned trimmed.
+// BareDOI returns the bare DOI ("10.1093/mind/LIX.236.433") of a DOI
+// written bare, as a doi.org URL or with a "doi:" prefix, as
+// identifier.ParseDOI reads it (URL forms percent-decoded, trailing
+// sentence punctuation dropped, case kept). A value that is not a DOI is
+// returned trimmed, without a resolver prefix ("https://doi.org/",
+// "http://dx.doi.org/", "doi.org/", "doi:", compared case-insensitively).
 func BareDOI(d string) string {
+	if doi, ok := identifier.ParseDOI(d); ok {
+		return doi
+	}
 	d = strings.TrimSpace(d)
 	for _, p := range []string{"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi.org/", "dx.doi.org/", "doi:"} {
 		if rest, ok := cutPrefixFold(d, p); ok {

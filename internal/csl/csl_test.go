@@ -170,3 +170,41 @@ func TestArxivPrimaryCategory(t *testing.T) {
 		t.Errorf("journal reference note %q", it.Note)
 	}
 }
+
+func TestBareDOI(t *testing.T) {
+	for in, want := range map[string]string{
+		" 10.1093/mind/LIX.236.433 ":               "10.1093/mind/LIX.236.433",
+		"https://doi.org/10.1093/mind/LIX.236.433": "10.1093/mind/LIX.236.433",
+		"HTTP://DX.DOI.ORG/10.1000/abc":            "10.1000/abc",
+		"https://www.doi.org/10.1000/a%3Cb%3E":     "10.1000/a<b>",
+		"doi: 10.1000/abc.":                        "10.1000/abc",
+		"doi.org/10.1000/abc":                      "10.1000/abc",
+		"doi:not a doi":                            "not a doi",
+		"":                                         "",
+	} {
+		if got := BareDOI(in); got != want {
+			t.Errorf("BareDOI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRecordArxivVersion(t *testing.T) {
+	for number, want := range map[string]struct {
+		id string
+		v  int
+	}{
+		"arXiv:1706.03762v5":      {"1706.03762", 5},
+		"arXiv:1706.03762":        {"1706.03762", 0},
+		"arXiv:hep-th/9901001v2":  {"hep-th/9901001", 2},
+		"arXiv:math.GT/0309136v1": {"math/0309136", 1},
+	} {
+		rec := Item{ID: "k", Type: "article", Number: Number(number)}.Record()
+		if rec.ArxivID != want.id || rec.ArxivVersion != want.v {
+			t.Errorf("number %q: arXiv id %q v%d, want %q v%d", number, rec.ArxivID, rec.ArxivVersion, want.id, want.v)
+		}
+	}
+	rec := Item{ID: "k", Type: "article", DOI: "https://doi.org/10.48550/arXiv.2101.00001"}.Record()
+	if rec.ArxivID != "2101.00001" || rec.DOIPreprint != "10.48550/arXiv.2101.00001" {
+		t.Errorf("arXiv DOI: id %q, preprint DOI %q", rec.ArxivID, rec.DOIPreprint)
+	}
+}
