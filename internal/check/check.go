@@ -133,7 +133,7 @@ func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 // Quote checks one quotation attributed to keys (cite keys or aliases;
 // none is allowed), with an optional provenance comment.
 func (c *Checker) Quote(ctx context.Context, q string, keys []string, hint *Hint) (*QuoteResult, error) {
-	q = trimQuoteMarks(q)
+	q = quote.TrimMarks(q)
 	res := &QuoteResult{Quote: q, CitedKeys: append([]string{}, keys...)}
 	ps := pieces(q)
 	if len(ps) == 0 {
@@ -184,19 +184,6 @@ func (c *Checker) Quote(ctx context.Context, q string, keys []string, hint *Hint
 	res.Status = Unverified
 	res.Nearest, err = c.nearest(ctx, q, keys)
 	return res, err
-}
-
-// trimQuoteMarks removes one pair of quotation marks around the whole
-// quotation (" ", “ ”, « », LaTeX's double backquote/apostrophe pairs,
-// '…', ‘…’) and surrounding space.
-func trimQuoteMarks(q string) string {
-	q = strings.TrimSpace(q)
-	for _, p := range [][2]string{{"``", "''"}, {`"`, `"`}, {"“", "”"}, {"„", "“"}, {"«", "»"}, {"‘", "’"}, {"'", "'"}} {
-		if len(q) > len(p[0])+len(p[1]) && strings.HasPrefix(q, p[0]) && strings.HasSuffix(q, p[1]) {
-			return strings.TrimSpace(q[len(p[0]) : len(q)-len(p[1])])
-		}
-	}
-	return q
 }
 
 func contains(ss []string, s string) bool {

@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // QuoteKind is the markup a quotation is written with.
@@ -110,8 +109,9 @@ type Quotation struct {
 	//   - a dash left at the end (a "— \cite{x}" or "— [@x]" attribution
 	//     line whose citation was removed) is removed;
 	//   - quote marks that wrap the whole of a display quotation's text are
-	//     removed (punctuation after the closing mark is kept): a quote
-	//     environment holding “Words.” has Text "Words.".
+	//     removed, as quote.TrimMarks removes them (punctuation after the
+	//     closing mark is kept): a quote environment holding “Words.” has
+	//     Text "Words.".
 	//
 	// Text is never empty: a quotation whose Text would be is not one.
 	Text string
@@ -239,64 +239,6 @@ func countWords(s string) int {
 		}
 	}
 	return n
-}
-
-// closers are the closing marks of the quote marks that can wrap a whole
-// quotation.
-var closers = map[rune][]rune{
-	'“': {'”'}, '"': {'"'}, '„': {'“', '”'}, '«': {'»'},
-}
-
-// stripOuterQuotes removes quote marks that wrap the whole of s (trimmed),
-// keeping punctuation after the closing mark: “Words.” is Words. and
-// “Words”. is Words.; “A” and “B” is kept.
-func stripOuterQuotes(s string) string {
-	s = strings.TrimSpace(s)
-	open, size := utf8.DecodeRuneInString(s)
-	close, ok := closers[open]
-	if !ok {
-		return s
-	}
-	body := s[size:]
-	tail := ""
-	for len(body) > 0 && strings.IndexByte(".,;:!?", body[len(body)-1]) >= 0 && len(tail) < 2 {
-		tail = body[len(body)-1:] + tail
-		body = body[:len(body)-1]
-	}
-	last, lsize := utf8.DecodeLastRuneInString(body)
-	if !containsRune(close, last) {
-		return s
-	}
-	inner := body[:len(body)-lsize]
-	// the opening mark must not close before the end
-	depth := 0
-	for _, r := range inner {
-		switch {
-		case open == '"' && r == '"':
-			return s
-		case r == open && open != '"':
-			depth++
-		case containsRune(close, r):
-			if depth == 0 {
-				return s
-			}
-			depth--
-		}
-	}
-	inner = strings.TrimSpace(inner)
-	if inner == "" {
-		return s
-	}
-	return inner + tail
-}
-
-func containsRune(rs []rune, r rune) bool {
-	for _, x := range rs {
-		if x == r {
-			return true
-		}
-	}
-	return false
 }
 
 // isBlank reports whether s holds only spaces, tabs and carriage returns.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/crossmem/crossmem/internal/quote"
 )
 
 // What the LaTeX and markdown quotation scanners share.
@@ -263,7 +265,7 @@ func (d *Draft) addQuotation(q Quotation) bool {
 	q.Text = collapse(q.Text)
 	q.Text = trimDashes(q.Text)
 	if q.Kind.Display() {
-		q.Text = stripOuterQuotes(q.Text)
+		q.Text = quote.TrimMarks(q.Text)
 	}
 	if q.Text == "" || q.Offset >= q.End {
 		return false

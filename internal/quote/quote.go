@@ -169,3 +169,105 @@ func Locate(source, q string) (start, end int, ok bool) {
 	}
 	return s, e, true
 }
+
+// markPair is a kind of quote marks: the opening mark, the closing marks
+// that may end it, and whether a closing mark between two letters is an
+// apostrophe (don't, it’s) rather than the end of the quotation.
+type markPair struct {
+	open       string
+	closes     []string
+	apostrophe bool
+}
+
+// markPairs are the quote marks TrimMarks removes, tried in this order.
+var markPairs = []markPair{
+	{"``", []string{"''"}, false},
+	{"“", []string{"”"}, false},
+	{"„", []string{"“", "”"}, false},
+	{"«", []string{"»"}, false},
+	{`"`, []string{`"`}, false},
+	{"‘", []string{"’"}, true},
+	{"'", []string{"'"}, true},
+}
+
+// TrimMarks returns s without the pair of quote marks that wraps the whole
+// of it, and without the white space around it and inside the marks:
+// “Words.” → Words. The pairs are " ", “ ”, „ “ (or „ ”), « », LaTeX's
+// double backquote and double apostrophe, ' ' and ‘ ’. Up to two of the
+// punctuation marks .,;:!? after the closing mark are kept: “Words”. →
+// Words. s is returned trimmed but otherwise unchanged when the opening
+// mark is closed before the end (“A” and “B”), when nothing is between
+// the marks, or when s is not wrapped in marks. Pairs with distinct
+// opening and closing marks nest; a single closing quote between two
+// letters is an apostrophe.
+func TrimMarks(s string) string {
+	s = strings.TrimSpace(s)
+	for _, m := range markPairs {
+		if !strings.HasPrefix(s, m.open) {
+			continue
+		}
+		body := s[len(m.open):]
+		tail := ""
+		for len(body) > 0 && len(tail) < 2 && strings.IndexByte(".,;:!?", body[len(body)-1]) >= 0 {
+			tail = body[len(body)-1:] + tail
+			body = body[:len(body)-1]
+		}
+		c := ""
+		for _, x := range m.closes {
+			if strings.HasSuffix(body, x) {
+				c = x
+				break
+			}
+		}
+		if c == "" {
+			return s
+		}
+		inner := body[:len(body)-len(c)]
+		if closesEarly(inner, m) {
+			return s
+		}
+		if inner = strings.TrimSpace(inner); inner == "" {
+			return s
+		}
+		return inner + tail
+	}
+	return s
+}
+
+// closesEarly reports whether inner, the text between the marks of m,
+// closes the opening mark: holds a closing mark at nesting depth 0.
+func closesEarly(inner string, m markPair) bool {
+	nests := m.open != m.closes[0]
+	depth := 0
+	for i := 0; i < len(inner); {
+		if nests && strings.HasPrefix(inner[i:], m.open) {
+			depth++
+			i += len(m.open)
+			continue
+		}
+		c := ""
+		for _, x := range m.closes {
+			if strings.HasPrefix(inner[i:], x) {
+				c = x
+				break
+			}
+		}
+		if c == "" {
+			_, size := utf8.DecodeRuneInString(inner[i:])
+			i += size
+			continue
+		}
+		before, _ := utf8.DecodeLastRuneInString(inner[:i])
+		after, _ := utf8.DecodeRuneInString(inner[i+len(c):])
+		switch {
+		case m.apostrophe && unicode.IsLetter(before) && unicode.IsLetter(after):
+			// an apostrophe
+		case depth == 0:
+			return true
+		default:
+			depth--
+		}
+		i += len(c)
+	}
+	return false
+}

@@ -99,3 +99,40 @@ func FuzzLocate(f *testing.F) {
 		}
 	})
 }
+
+func TestTrimMarks(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain words", "plain words"},
+		{"  “Words.”  ", "Words."},
+		{"“Words”.", "Words."},
+		{"“Words”?!", "Words?!"},
+		{`"Words."`, "Words."},
+		{`" spaced "`, "spaced"},
+		{"``LaTeX words''", "LaTeX words"},
+		{"„German“", "German"},
+		{"„German”", "German"},
+		{"«French»", "French"},
+		{"‘single’", "single"},
+		{"'single'", "single"},
+		{"'it's here'", "it's here"},
+		{"‘it’s here’", "it’s here"},
+		{"“outer “inner” outer”", "outer “inner” outer"},
+		{"``outer ``inner'' outer''", "outer ``inner'' outer"},
+		// the opening mark closes before the end: not one pair
+		{"“A” and “B”", "“A” and “B”"},
+		{`"A" and "B"`, `"A" and "B"`},
+		{"'A' and 'B'", "'A' and 'B'"},
+		{"``A'' and ``B''", "``A'' and ``B''"},
+		// not wrapped, or nothing inside
+		{"“unclosed", "“unclosed"},
+		{"“words” after", "“words” after"},
+		{"“”", "“”"},
+		{`""`, `""`},
+		{"“ ”", "“ ”"},
+		{"", ""},
+	} {
+		if got := TrimMarks(c.in); got != c.want {
+			t.Errorf("TrimMarks(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
