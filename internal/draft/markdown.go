@@ -99,28 +99,39 @@ func skipFenced(text []byte, i int, ch byte, n int) int {
 	return len(text)
 }
 
+// frontMatterEnd returns the offset after a YAML front matter block at the
+// start of text (a line "---", then lines up to one that is "---" or
+// "...", trailing white space allowed), or 0 when there is none.
+func frontMatterEnd(text []byte) int {
+	first := endOfLine(text, 0)
+	if string(bytes.TrimRight(text[:first], " \t\r\n")) != "---" {
+		return 0
+	}
+	for i := first; i < len(text); {
+		end := endOfLine(text, i)
+		if l := string(bytes.TrimRight(text[i:end], " \t\r\n")); l == "---" || l == "..." {
+			return end
+		}
+		i = end
+	}
+	return 0 // no closing line: not front matter
+}
+
 // frontMatter scans the nocite field of a YAML front matter block at the
 // start of the text and returns the offset after the block (0 when there
 // is none).
 func (m *mdScanner) frontMatter() int {
-	first := endOfLine(m.text, 0)
-	if string(bytes.TrimRight(m.text[:first], " \t\r\n")) != "---" {
+	closed := frontMatterEnd(m.text)
+	if closed == 0 {
 		return 0
 	}
 	var lines [][2]int // start, end of each line inside the block
-	closed := -1
-	for i := first; i < len(m.text); {
+	for i := endOfLine(m.text, 0); i < closed; {
 		end := endOfLine(m.text, i)
-		if l := string(bytes.TrimRight(m.text[i:end], " \t\r\n")); l == "---" || l == "..." {
-			closed = end
-			break
-		}
 		lines = append(lines, [2]int{i, end})
 		i = end
 	}
-	if closed < 0 {
-		return 0 // no closing line: not front matter
-	}
+	lines = lines[:len(lines)-1] // the closing line
 	for k := 0; k < len(lines); k++ {
 		start := lines[k][0]
 		if !bytes.HasPrefix(m.text[start:], []byte("nocite:")) {

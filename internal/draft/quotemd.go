@@ -8,23 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-// mdFrontMatterEnd returns the offset after a YAML front matter block at
-// the start of t, or 0 (as mdScanner.frontMatter reads it).
-func mdFrontMatterEnd(t string) int {
-	first := lineEnd(t, 0)
-	if strings.TrimRight(t[:first], " \t\r") != "---" || first == len(t) {
-		return 0
-	}
-	for i := first + 1; i < len(t); {
-		e := lineEnd(t, i)
-		if l := strings.TrimRight(t[i:e], " \t\r"); l == "---" || l == "..." {
-			return min(e+1, len(t))
-		}
-		i = e + 1
-	}
-	return 0
-}
-
 // scanMarkdownRegions finds the front matter, code blocks and spans,
 // HTML comments (and the provenance comments among them and among lines
 // starting with %), autolinks, link destinations and $ math of a markdown
@@ -35,7 +18,7 @@ func scanMarkdownRegions(d *Draft) {
 	add := func(start, end int, kind regionKind, inner span) {
 		d.regions = append(d.regions, region{span{start, end}, kind, inner})
 	}
-	start := mdFrontMatterEnd(t)
+	start := frontMatterEnd(b)
 	if start > 0 {
 		add(0, start, regSkip, span{0, start})
 	}
