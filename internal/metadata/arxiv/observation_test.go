@@ -1,8 +1,8 @@
 package arxiv
 
 import (
+	"context"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -74,32 +74,8 @@ func TestObserveFailures(t *testing.T) {
 	opts := metadatatest.FetchOptions()
 	opts.Timeout = 150 * time.Millisecond
 	c := &Client{BaseURL: s.BaseURL(metadata.SourceArxiv), HTTP: fetch.New(opts)}
-	for _, tc := range []struct {
-		fault    metadatatest.Fault
-		fetchErr bool
-		msg      string
-	}{
-		{metadatatest.ServerError, true, "HTTP 500"},
-		{metadatatest.RateLimited, true, "rate limited"},
-		{metadatatest.Hang, true, "timed out"},
-		{metadatatest.Truncated, true, "unexpected EOF"},
-		{metadatatest.Malformed, false, "malformed XML"},
-	} {
-		t.Run(tc.fault.String(), func(t *testing.T) {
-			s.Fail(metadata.SourceArxiv, tc.fault)
-			defer s.Fail(metadata.SourceArxiv, metadatatest.NoFault)
-			_, err := c.Observe(t.Context(), "1605.08386", 0)
-			var fe *fetch.Error
-			switch {
-			case err == nil:
-				t.Fatal("no error")
-			case errors.Is(err, fetch.ErrNotFound):
-				t.Errorf("failure reported as not found: %v", err)
-			case tc.fetchErr != errors.As(err, &fe):
-				t.Errorf("*fetch.Error = %v: %v", !tc.fetchErr, err)
-			case !strings.Contains(err.Error(), tc.msg):
-				t.Errorf("error %q does not say %q", err, tc.msg)
-			}
-		})
-	}
+	s.CheckFaults(t, metadata.SourceArxiv, "malformed XML", func(ctx context.Context) error {
+		_, err := c.Observe(ctx, "1605.08386", 0)
+		return err
+	})
 }

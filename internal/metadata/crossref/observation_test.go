@@ -1,6 +1,7 @@
 package crossref
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -150,40 +151,10 @@ func TestObservationFailures(t *testing.T) {
 	opts := metadatatest.FetchOptions()
 	opts.Timeout = 150 * time.Millisecond
 	c := &Client{BaseURL: s.BaseURL(metadata.SourceCrossref), HTTP: fetch.New(opts)}
-	for _, tc := range []struct {
-		fault    metadatatest.Fault
-		fetchErr bool
-		msg      string
-	}{
-		{metadatatest.ServerError, true, "HTTP 500"},
-		{metadatatest.RateLimited, true, "rate limited"},
-		{metadatatest.Hang, true, "timed out"},
-		{metadatatest.Truncated, true, "unexpected EOF"},
-		{metadatatest.Malformed, false, "parse Crossref JSON"},
-	} {
-		t.Run(tc.fault.String(), func(t *testing.T) {
-			s.Fail(metadata.SourceCrossref, tc.fault)
-			defer s.Fail(metadata.SourceCrossref, metadatatest.NoFault)
-			for _, call := range []func() error{
-				func() error { _, err := c.Observe(t.Context(), "10.1016/j.xgen.2025.100814"); return err },
-				func() error {
-					_, err := c.SearchTitle(t.Context(), "PaperQA: Retrieval-Augmented Generative Agent for Scientific Research", "", 1)
-					return err
-				},
-			} {
-				err := call()
-				var fe *fetch.Error
-				switch {
-				case err == nil:
-					t.Fatal("no error")
-				case errors.Is(err, fetch.ErrNotFound):
-					t.Errorf("failure reported as not found: %v", err)
-				case tc.fetchErr != errors.As(err, &fe):
-					t.Errorf("*fetch.Error = %v: %v", !tc.fetchErr, err)
-				case !strings.Contains(err.Error(), tc.msg):
-					t.Errorf("error %q does not say %q", err, tc.msg)
-				}
-			}
+	s.CheckFaults(t, metadata.SourceCrossref, "parse Crossref JSON",
+		func(ctx context.Context) error { _, err := c.Observe(ctx, "10.1016/j.xgen.2025.100814"); return err },
+		func(ctx context.Context) error {
+			_, err := c.SearchTitle(ctx, "PaperQA: Retrieval-Augmented Generative Agent for Scientific Research", "", 1)
+			return err
 		})
-	}
 }

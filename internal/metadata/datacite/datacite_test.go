@@ -1,6 +1,7 @@
 package datacite
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -128,34 +129,10 @@ func TestFailures(t *testing.T) {
 	opts := metadatatest.FetchOptions()
 	opts.Timeout = 150 * time.Millisecond
 	c := &Client{BaseURL: s.BaseURL(metadata.SourceDataCite), HTTP: fetch.New(opts)}
-	for _, tc := range []struct {
-		fault    metadatatest.Fault
-		fetchErr bool
-		msg      string
-	}{
-		{metadatatest.ServerError, true, "HTTP 500"},
-		{metadatatest.RateLimited, true, "rate limited"},
-		{metadatatest.Hang, true, "timed out"},
-		{metadatatest.Truncated, true, "unexpected EOF"},
-		{metadatatest.Malformed, false, "parse DataCite JSON"},
-	} {
-		t.Run(tc.fault.String(), func(t *testing.T) {
-			s.Fail(metadata.SourceDataCite, tc.fault)
-			defer s.Fail(metadata.SourceDataCite, metadatatest.NoFault)
-			_, err := c.ByDOI(t.Context(), "10.48550/arXiv.1902.02534")
-			var fe *fetch.Error
-			switch {
-			case err == nil:
-				t.Fatal("no error")
-			case errors.Is(err, fetch.ErrNotFound):
-				t.Errorf("failure reported as not found: %v", err)
-			case tc.fetchErr != errors.As(err, &fe):
-				t.Errorf("*fetch.Error = %v: %v", !tc.fetchErr, err)
-			case !strings.Contains(err.Error(), tc.msg):
-				t.Errorf("error %q does not say %q", err, tc.msg)
-			}
-		})
-	}
+	s.CheckFaults(t, metadata.SourceDataCite, "parse DataCite JSON", func(ctx context.Context) error {
+		_, err := c.ByDOI(ctx, "10.48550/arXiv.1902.02534")
+		return err
+	})
 }
 
 // DataCite records embedded in Zotero's translator tests (bare attribute

@@ -53,7 +53,9 @@ package metadatatest
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -434,6 +436,51 @@ func (s *Server) FailNext(source string, f Fault, n int) {
 		f = NoFault
 	}
 	s.setFault(source, f, n)
+}
+
+// CheckFaults makes source fail with each fault in turn (ServerError,
+// RateLimited, Hang, Truncated, Malformed), each in a subtest named after
+// the fault, and checks the error of every call, made with the subtest's
+// context: never nil and never fetch.ErrNotFound (a failure is not "not
+// found"); for the first four a *fetch.Error whose message says "HTTP
+// 500", "rate limited", "timed out" or "unexpected EOF"; for Malformed an
+// error that is not a *fetch.Error and whose message contains malformed
+// (the client's parse error, e.g. "parse OpenAlex JSON"). The source is
+// served normally again when CheckFaults returns. The clients behind calls
+// should time out quickly (FetchOptions with a Timeout of about 150 ms),
+// or the Hang case waits out their timeout.
+func (s *Server) CheckFaults(t *testing.T, source, malformed string, calls ...func(ctx context.Context) error) {
+	t.Helper()
+	for _, tc := range []struct {
+		fault    Fault
+		fetchErr bool
+		msg      string
+	}{
+		{ServerError, true, "HTTP 500"},
+		{RateLimited, true, "rate limited"},
+		{Hang, true, "timed out"},
+		{Truncated, true, "unexpected EOF"},
+		{Malformed, false, malformed},
+	} {
+		t.Run(tc.fault.String(), func(t *testing.T) {
+			s.Fail(source, tc.fault)
+			defer s.Fail(source, NoFault)
+			for _, call := range calls {
+				err := call(t.Context())
+				var fe *fetch.Error
+				switch {
+				case err == nil:
+					t.Fatal("no error")
+				case errors.Is(err, fetch.ErrNotFound):
+					t.Errorf("failure reported as not found: %v", err)
+				case tc.fetchErr != errors.As(err, &fe):
+					t.Errorf("*fetch.Error = %v: %v", !tc.fetchErr, err)
+				case !strings.Contains(err.Error(), tc.msg):
+					t.Errorf("error %q does not say %q", err, tc.msg)
+				}
+			}
+		})
+	}
 }
 
 func (s *Server) setFault(source string, f Fault, n int) {

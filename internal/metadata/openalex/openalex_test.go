@@ -1,6 +1,7 @@
 package openalex
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -355,42 +356,12 @@ func TestFailures(t *testing.T) {
 	opts.Timeout = 150 * time.Millisecond
 	c := &Client{BaseURL: s.BaseURL(metadata.SourceOpenAlex), HTTP: fetch.New(opts)}
 	const doi = "10.1016/j.xgen.2025.100814"
-	for _, tc := range []struct {
-		fault    metadatatest.Fault
-		fetchErr bool
-		msg      string
-	}{
-		{metadatatest.ServerError, true, "HTTP 500"},
-		{metadatatest.RateLimited, true, "rate limited"},
-		{metadatatest.Hang, true, "timed out"},
-		{metadatatest.Truncated, true, "unexpected EOF"},
-		{metadatatest.Malformed, false, "parse OpenAlex JSON"},
-	} {
-		t.Run(tc.fault.String(), func(t *testing.T) {
-			s.Fail(metadata.SourceOpenAlex, tc.fault)
-			defer s.Fail(metadata.SourceOpenAlex, metadatatest.NoFault)
-			for _, call := range []func() error{
-				func() error { _, err := c.ByDOI(t.Context(), doi); return err },
-				func() error {
-					_, err := c.SearchTitle(t.Context(), "PaperQA: Retrieval-Augmented Generative Agent for Scientific Research")
-					return err
-				},
-			} {
-				err := call()
-				var fe *fetch.Error
-				switch {
-				case err == nil:
-					t.Fatal("no error")
-				case errors.Is(err, fetch.ErrNotFound):
-					t.Errorf("failure reported as not found: %v", err)
-				case tc.fetchErr != errors.As(err, &fe):
-					t.Errorf("*fetch.Error = %v: %v", !tc.fetchErr, err)
-				case !strings.Contains(err.Error(), tc.msg):
-					t.Errorf("error %q does not say %q", err, tc.msg)
-				}
-			}
+	s.CheckFaults(t, metadata.SourceOpenAlex, "parse OpenAlex JSON",
+		func(ctx context.Context) error { _, err := c.ByDOI(ctx, doi); return err },
+		func(ctx context.Context) error {
+			_, err := c.SearchTitle(ctx, "PaperQA: Retrieval-Augmented Generative Agent for Scientific Research")
+			return err
 		})
-	}
 }
 
 // Every recorded OpenAlex work and result list parses.

@@ -1,6 +1,7 @@
 package unpaywall
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -141,34 +142,10 @@ func TestFailures(t *testing.T) {
 	opts := metadatatest.FetchOptions()
 	opts.Timeout = 150 * time.Millisecond
 	c := &Client{BaseURL: s.BaseURL(metadata.SourceUnpaywall), HTTP: fetch.New(opts), Email: "me@example.org"}
-	for _, tc := range []struct {
-		fault    metadatatest.Fault
-		fetchErr bool
-		msg      string
-	}{
-		{metadatatest.ServerError, true, "HTTP 500"},
-		{metadatatest.RateLimited, true, "rate limited"},
-		{metadatatest.Hang, true, "timed out"},
-		{metadatatest.Truncated, true, "unexpected EOF"},
-		{metadatatest.Malformed, false, "parse Unpaywall JSON"},
-	} {
-		t.Run(tc.fault.String(), func(t *testing.T) {
-			s.Fail(metadata.SourceUnpaywall, tc.fault)
-			defer s.Fail(metadata.SourceUnpaywall, metadatatest.NoFault)
-			_, err := c.ByDOI(t.Context(), "10.1073/pnas.1414271111")
-			var fe *fetch.Error
-			switch {
-			case err == nil:
-				t.Fatal("no error")
-			case errors.Is(err, fetch.ErrNotFound):
-				t.Errorf("failure reported as not found: %v", err)
-			case tc.fetchErr != errors.As(err, &fe):
-				t.Errorf("*fetch.Error = %v: %v", !tc.fetchErr, err)
-			case !strings.Contains(err.Error(), tc.msg):
-				t.Errorf("error %q does not say %q", err, tc.msg)
-			}
-		})
-	}
+	s.CheckFaults(t, metadata.SourceUnpaywall, "parse Unpaywall JSON", func(ctx context.Context) error {
+		_, err := c.ByDOI(ctx, "10.1073/pnas.1414271111")
+		return err
+	})
 }
 
 // TestGenreIsCrossrefType checks that genre, a Crossref type, maps to the
