@@ -205,7 +205,7 @@ func (c *run) arxiv(ctx context.Context) error {
 	}
 	res, err := c.resolve(ctx, reconcile.Query{ArxivID: c.id.ArxivID, ArxivVersion: c.id.Version})
 	if err != nil {
-		return fmt.Errorf("metadata for arXiv %s: %w", c.id.ArxivID, err)
+		return fmt.Errorf("metadata for arXiv %s: %w%s", c.id.ArxivID, err, lookupHint(err, "the arXiv id"))
 	}
 	c.o.Log("title: %s", c.rec.Title)
 	if p := c.find(func(p *library.Paper) bool {
@@ -218,7 +218,11 @@ func (c *run) arxiv(ctx context.Context) error {
 	if len(urls) == 0 {
 		urls = []string{c.arxivPDF(c.rec.ArxivID, c.rec.ArxivVersion)}
 	}
-	return c.downloadFirst(ctx, urls)
+	if err := c.downloadFirst(ctx, urls); err != nil {
+		id := c.rec.ArxivID
+		return fmt.Errorf("%w\nTry again later, or download the PDF yourself (https://arxiv.org/abs/%s), then run:\n  crossmem capture /path/to/paper.pdf --doi %s", err, id, identifier.ArxivDOI(id))
+	}
+	return nil
 }
 
 func (c *run) arxivPDF(id string, version int) string {
@@ -240,7 +244,7 @@ func (c *run) doi(ctx context.Context) error {
 	}
 	res, err := c.resolve(ctx, reconcile.Query{DOI: c.id.DOI, WantPDF: true})
 	if err != nil {
-		return fmt.Errorf("metadata for DOI %s: %w", c.id.DOI, err)
+		return fmt.Errorf("metadata for DOI %s: %w%s", c.id.DOI, err, lookupHint(err, "the DOI"))
 	}
 	c.o.Log("title: %s", c.rec.Title)
 	if len(res.PDFURLs) > 0 {
@@ -275,6 +279,19 @@ func (c *run) resolve(ctx context.Context, q reconcile.Query) (*reconcile.Result
 	c.rec, c.published, c.preprint = res.Record, res.Published, res.Preprint
 	c.logSources()
 	return res, nil
+}
+
+// lookupHint is the next step after a failed metadata lookup, as a line
+// to append to the error: reconnect when the sources could not be reached,
+// check what was looked up (check, e.g. "the DOI") when none knows it.
+func lookupHint(err error, check string) string {
+	switch {
+	case errors.Is(err, reconcile.ErrSourcesFailed):
+		return "\nCheck the network connection and run the capture again."
+	case errors.Is(err, reconcile.ErrNotFound):
+		return "\nCheck " + check + "."
+	}
+	return ""
 }
 
 // failedSources returns the distinct names of the sources that failed, in
@@ -335,7 +352,7 @@ func (c *run) local(ctx context.Context) error {
 func (c *run) fromURL(ctx context.Context) error {
 	c.o.Log("PDF URL: %s", c.id.URL)
 	if err := c.download(ctx, c.id.URL); err != nil {
-		return err
+		return fmt.Errorf("%w\nIf a browser can open the PDF, save it and run: crossmem capture /path/to/paper.pdf", err)
 	}
 	c.pdfURL = c.id.URL
 	return c.fromPDF(ctx)
@@ -368,7 +385,7 @@ func (c *run) fromPDF(ctx context.Context) error {
 			q = reconcile.Query{ArxivID: id}
 		}
 		if _, err := c.resolve(ctx, q); err != nil {
-			return fmt.Errorf("metadata for DOI %s: %w", c.o.DOI, err)
+			return fmt.Errorf("metadata for DOI %s: %w%s", c.o.DOI, err, lookupHint(err, "--doi, or leave it out to use the PDF's own metadata"))
 		}
 		return nil
 	}

@@ -453,6 +453,9 @@ func TestServerErrorsWriteNothing(t *testing.T) {
 		if !strings.Contains(err.Error(), "failed") || !strings.Contains(err.Error(), "500") {
 			t.Errorf("error %q does not say the fetch failed with HTTP 500", err)
 		}
+		if !strings.Contains(err.Error(), "Check the network connection and run the capture again") {
+			t.Errorf("error %q does not say what to do next", err)
+		}
 		if errors.Is(err, reconcile.ErrNotFound) || errors.Is(err, fetch.ErrNotFound) {
 			t.Errorf("a server error is reported as not found: %v", err)
 		}
@@ -473,6 +476,9 @@ func TestServerErrorsWriteNothing(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), "failed") || !strings.Contains(err.Error(), "/pdf/2104.12255v1") {
 			t.Errorf("error %q does not say the PDF download failed", err)
+		}
+		if !strings.Contains(err.Error(), "crossmem capture /path/to/paper.pdf --doi 10.48550/arXiv.2104.12255") {
+			t.Errorf("error %q does not say how to capture a PDF downloaded by hand", err)
 		}
 		if got := env.rawFiles(t); len(got) != 0 {
 			t.Errorf("files written: %v", got)
@@ -528,6 +534,9 @@ func TestDOIUnknown(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "10.1371/notarealdoi") {
 		t.Errorf("error %q does not name the DOI", err)
+	}
+	if !strings.Contains(err.Error(), "Check the DOI.") {
+		t.Errorf("error %q does not say what to do next", err)
 	}
 	if got := env.rawFiles(t); len(got) != 0 {
 		t.Errorf("files written: %v", got)

@@ -156,7 +156,7 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 				seen[strings.ToLower(key)] = e.Line
 				if owner := library.Owner(papers, key); owner != nil {
 					if !sameImportedWork(&owner.Metadata, rec) {
-						fail(e.Line, "cite key %q is already used in the library by a different work (%q)", key, owner.Metadata.Title)
+						fail(e.Line, "cite key %q is already used in the library by a different work (%q); change the key in the file", key, owner.Metadata.Title)
 						continue
 					}
 					out = append(out, ImportOutcome{Line: e.Line, CiteKey: owner.CiteKey, Status: ImportExists, FileKey: key, Note: key + " is an alias of " + owner.CiteKey})
@@ -240,7 +240,7 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 		writes = append(writes, addAliases(owner, keys))
 	}
 	if len(errs) > 0 {
-		return nil, nil, fmt.Errorf("%d problem(s) in the import file, nothing imported:\n%w", len(errs), errors.Join(errs...))
+		return nil, nil, fmt.Errorf("%d problem(s) in the import file, nothing imported; fix them and run the import again:\n%w", len(errs), errors.Join(errs...))
 	}
 	warnings := map[int][]string{}
 	for _, e := range entries {

@@ -49,7 +49,7 @@ func Refresh(ctx context.Context, lib *library.Library, key string, o Options) (
 			q.Author = old.Authors[0].FamilyOrLiteral()
 		}
 	default:
-		return nil, fmt.Errorf("%s has no arXiv id, DOI or title to look up: nothing to refresh", key)
+		return nil, fmt.Errorf("%s has no arXiv id, DOI or title to look up: nothing to refresh; describe it by importing a BibTeX or CSL-JSON entry with this cite key (crossmem import)", key)
 	}
 	rctx, cancel := context.WithTimeout(ctx, o.metadataTimeout())
 	res, err := reconcile.Resolve(rctx, q, o.Sources)
@@ -58,7 +58,11 @@ func Refresh(ctx context.Context, lib *library.Library, key string, o Options) (
 		if errors.Is(err, reconcile.ErrNotFound) && q.ArxivID == "" && q.DOI == "" {
 			return nil, fmt.Errorf("refresh %s: no metadata source found its title %q; the record is unchanged: %w", key, old.Title, err)
 		}
-		return nil, fmt.Errorf("refresh %s: %w (the record is unchanged)", key, err)
+		hint := ""
+		if errors.Is(err, reconcile.ErrSourcesFailed) {
+			hint = "; check the network connection and run the refresh again"
+		}
+		return nil, fmt.Errorf("refresh %s: %w (the record is unchanged)%s", key, err, hint)
 	}
 
 	unlock, err := lib.Lock(ctx)

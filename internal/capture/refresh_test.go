@@ -113,6 +113,9 @@ func TestRefresh(t *testing.T) {
 	if !errors.Is(err, reconcile.ErrSourcesFailed) || !strings.Contains(err.Error(), "crossref") || !strings.Contains(err.Error(), "unchanged") {
 		t.Errorf("refresh with failing sources: %v", err)
 	}
+	if err != nil && !strings.Contains(err.Error(), "check the network connection and run the refresh again") {
+		t.Errorf("refresh with failing sources does not say what to do next: %v", err)
+	}
 	after, _ := os.ReadFile(p.SidecarPath)
 	if string(before) != string(after) {
 		t.Error("a failed refresh changed the sidecar")
