@@ -13,8 +13,9 @@ import "strings"
 //     lowercase particles (van, von, de, der, den, del, della, da, di, du,
 //     le, la, dos, das, des, ten, ter: "Ludwig van Beethoven" → family "van
 //     Beethoven") and, when not the first token, capitalised ones that are
-//     unambiguous in academic names (Van, Von, De, Der, Den, Del, Della, Dos, Le, La, Di, Da,
-//     Das, Du, Des, Ten, Ter: "Adrian Del Maestro" → family "Del Maestro").
+//     unambiguous in academic names (Van, Von, De, Der, Den, Del, Della,
+//     Da, Di, Du, Le, La, Dos, Das, Des, Ten, Ter: "Adrian Del Maestro" →
+//     family "Del Maestro").
 //   - A generational suffix (Jr., Sr., II, III, IV) never becomes the
 //     family name; it is appended to Given after a comma ("Amos B. Smith
 //     III" → family "Smith", given "Amos B., III"), so that

@@ -46,9 +46,9 @@ type Client struct {
 }
 
 // Work is a Crossref work: its Record (title[0] with subtitle[0] appended
-// after a colon, other titles such as translations ignored) and the URLs of its full text that
-// the publisher declares as application/pdf (deduplicated, in Crossref's
-// order; they may require a subscription).
+// after a colon, other titles such as translations ignored) and the URLs
+// of its full text that the publisher declares as application/pdf
+// (deduplicated, in Crossref's order; they may require a subscription).
 type Work struct {
 	Record   *metadata.Record
 	PDFLinks []string

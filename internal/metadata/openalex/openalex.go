@@ -13,9 +13,9 @@
 //     the work, split by metadata.ParseName ("Bran, Andres M" works too);
 //     author.display_name, OpenAlex's disambiguated profile name, only when
 //     there is no raw name or the two differ only in case ("Valérie dos
-//     Santos" for the raw "Valérie Dos Santos"). Profile names are sometimes another person's
-//     ("Marc de Perrot" for Matthieu Perrot) or add accents the work does
-//     not print ("Fabián", "Xénarios"). A name that is all Chinese,
+//     Santos" for the raw "Valérie Dos Santos"). Profile names are
+//     sometimes another person's ("Marc de Perrot" for Matthieu Perrot) or
+//     add accents the work does not print ("Fabián", "Xénarios"). A name that is all Chinese,
 //     Japanese or Korean script is family name first ("宮地 元彦"). An
 //     "author" that is an affiliation string (it starts with a comma) is
 //     dropped with a warning.
