@@ -129,18 +129,8 @@ func (s *latexScanner) command() {
 	switch name {
 	case "begin":
 		s.begin()
-	case "verb":
-		if s.pos < len(s.text) && s.text[s.pos] == '*' {
-			s.pos++
-		}
-		s.skipDelimited()
-	case "lstinline":
-		s.skipOptional('[', ']')
-		s.skipDelimited()
-	case "mintinline":
-		s.skipOptional('[', ']')
-		s.skipGroup()
-		s.skipDelimited()
+	case "verb", "lstinline", "mintinline":
+		s.skipInlineVerbatim(name)
 	default:
 		form, ok := citeCommands[name]
 		if !ok {
@@ -159,12 +149,8 @@ func (s *latexScanner) command() {
 // of a citing environment.
 func (s *latexScanner) begin() {
 	start := s.pos - len(`\begin`)
-	p := s.skipSpace(s.pos)
-	if p >= len(s.text) || s.text[p] != '{' {
-		return
-	}
-	end := s.match(p, '{', '}')
-	if end < 0 {
+	p, end, ok := s.group(s.pos)
+	if !ok {
 		return
 	}
 	env := string(s.text[p+1 : end])
@@ -182,6 +168,27 @@ func (s *latexScanner) begin() {
 	} else {
 		s.pos = len(s.text)
 	}
+}
+
+// skipInlineVerbatim skips, from s.pos after the name of \verb,
+// \lstinline or \mintinline, the command's arguments and its verbatim
+// text, and returns the offset of the text's opening delimiter (s.pos
+// stays there when there is no text).
+func (s *latexScanner) skipInlineVerbatim(name string) int {
+	switch name {
+	case "verb":
+		if s.pos < len(s.text) && s.text[s.pos] == '*' {
+			s.pos++
+		}
+	case "lstinline":
+		s.skipOptional('[', ']')
+	case "mintinline":
+		s.skipOptional('[', ']')
+		s.skipGroup()
+	}
+	from := s.pos
+	s.skipDelimited()
+	return from
 }
 
 // skipDelimited skips \verb|...| style text (or a {group}).
@@ -206,12 +213,21 @@ func (s *latexScanner) skipDelimited() {
 }
 
 func (s *latexScanner) skipGroup() {
-	p := s.skipSpace(s.pos)
-	if p < len(s.text) && s.text[p] == '{' {
-		if end := s.match(p, '{', '}'); end >= 0 {
-			s.pos = end + 1
-		}
+	if _, end, ok := s.group(s.pos); ok {
+		s.pos = end + 1
 	}
+}
+
+// group finds the {group} that starts at p after white space and %
+// comments: the offsets of its opening and closing braces, and false when
+// there is none or it is not closed.
+func (s *latexScanner) group(p int) (open, close int, ok bool) {
+	open = s.skipSpace(p)
+	if open >= len(s.text) || s.text[open] != '{' {
+		return open, -1, false
+	}
+	close = s.match(open, '{', '}')
+	return open, close, close >= 0
 }
 
 func (s *latexScanner) skipOptional(open, close byte) {
@@ -229,12 +245,8 @@ func (s *latexScanner) cite(form citeForm, cmd string, start int) {
 	p := s.pos
 	if form == language {
 		// {language}, then as single
-		q := s.skipSpace(p)
-		if q >= len(s.text) || s.text[q] != '{' {
-			return
-		}
-		end := s.match(q, '{', '}')
-		if end < 0 {
+		_, end, ok := s.group(p)
+		if !ok {
 			return
 		}
 		p = end + 1
@@ -246,22 +258,14 @@ func (s *latexScanner) cite(form citeForm, cmd string, start int) {
 		q := s.optionals(p, '[', ']', 2)
 		if form == volume || form == multiVols {
 			// {volume}[pages]
-			q = s.skipSpace(q)
-			if q >= len(s.text) || s.text[q] != '{' {
-				break
-			}
-			end := s.match(q, '{', '}')
-			if end < 0 {
+			_, end, ok := s.group(q)
+			if !ok {
 				break
 			}
 			q = s.optionals(end+1, '[', ']', 1)
 		}
-		q = s.skipSpace(q)
-		if q >= len(s.text) || s.text[q] != '{' {
-			break
-		}
-		end := s.match(q, '{', '}')
-		if end < 0 {
+		q, end, ok := s.group(q)
+		if !ok {
 			break
 		}
 		s.keys(q+1, end, cmd, start)

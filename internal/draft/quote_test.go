@@ -101,6 +101,7 @@ func TestLaTeXQuotations(t *testing.T) {
 		{"not nested", "\\begin{quote}He said ``" + long + "'' \\enquote{x}\\end{quote}", []quot{{QuoteEnvironment, `\begin{quote}`, "He said “" + long + "” “x”", "He said ``" + long + "'' \\enquote{x}"}}},
 		{"comments skipped", "% ``" + long + "''\n\\begin{quote}% note\nWords%\n  joined % comment\nhere.\n% last\n\\end{quote}", []quot{{QuoteEnvironment, `\begin{quote}`, "Wordsjoined here.", "Words%\n  joined % comment\nhere."}}},
 		{"verbatim skipped", "\\verb|``" + long + "''| \\begin{verbatim}\n``" + long + "''\n\\end{verbatim} \\lstinline!\"" + long + "\"!", nil},
+		{"verbatim delimited by % skipped", "\\verb%``" + long + "''% \\lstinline%\"" + long + "\"%", nil},
 		{"math skipped", `$"` + long + `"$ \(` + "``" + long + `''\) \[“` + long + `”\] \begin{align}"` + long + `"\end{align} $$"` + long + `"$$`, nil},
 		{"url skipped", `\url{"` + long + `"} \href{"` + long + `"}{x}`, nil},
 		{"escaped dollar is not math", `\$5 and "` + long + `" \$`, []quot{{DoubleQuotes, `"`, long, long}}},

@@ -138,28 +138,14 @@ func scanLaTeXRegions(d *Draft, s *latexScanner) {
 			s.pos = j
 			switch {
 			case name == "verb" || name == "lstinline" || name == "mintinline":
-				if name == "verb" && s.pos < len(t) && t[s.pos] == '*' {
-					s.pos++
-				}
-				if name != "verb" {
-					s.skipOptional('[', ']')
-				}
-				if name == "mintinline" {
-					s.skipGroup()
-				}
-				from := s.skipSpace(s.pos)
-				s.skipDelimited()
+				from := s.skipInlineVerbatim(name)
 				if s.pos > from {
 					add(i, s.pos, regCode, span{min(from+1, s.pos-1), s.pos - 1})
 				}
 				i = max(s.pos, j)
 			case name == "begin":
-				p := s.skipSpace(j)
-				end := -1
-				if p < len(t) && t[p] == '{' {
-					end = s.match(p, '{', '}')
-				}
-				if end < 0 {
+				p, end, ok := s.group(j)
+				if !ok {
 					i = j
 					continue
 				}
@@ -277,12 +263,8 @@ func (d *Draft) latexCommandQuote(s *latexScanner, i int) (q Quotation, ok bool,
 		return q, false, min(j+1, len(t))
 	}
 	if name == "begin" {
-		p := s.skipSpace(j)
-		if p >= len(t) || t[p] != '{' {
-			return q, false, j
-		}
-		end := s.match(p, '{', '}')
-		if end < 0 {
+		p, end, ok := s.group(j)
+		if !ok {
 			return q, false, j
 		}
 		env := t[p+1 : end]
@@ -318,12 +300,8 @@ func (d *Draft) latexCommandQuote(s *latexScanner, i int) (q Quotation, ok bool,
 	if p < 0 {
 		return q, false, j
 	}
-	p = s.skipSpace(p)
-	if p >= len(t) || t[p] != '{' {
-		return q, false, j
-	}
-	end := s.match(p, '{', '}')
-	if end < 0 {
+	p, end, ok := s.group(p)
+	if !ok {
 		return q, false, j
 	}
 	from, to := d.trimSpan(p+1, end, false)
@@ -339,17 +317,11 @@ func (d *Draft) latexCommandQuote(s *latexScanner, i int) (q Quotation, ok bool,
 // its text, from p; it returns where they end, or -1 when a required one
 // is missing.
 func (d *Draft) latexArgs(s *latexScanner, p int, m quoteMarkup) int {
-	t := d.text
 	group := func(p int) int {
-		q := s.skipSpace(p)
-		if q >= len(t) || t[q] != '{' {
-			return -1
+		if _, end, ok := s.group(p); ok {
+			return end + 1
 		}
-		end := s.match(q, '{', '}')
-		if end < 0 {
-			return -1
-		}
-		return end + 1
+		return -1
 	}
 	if m.lang {
 		if p = group(p); p < 0 {
@@ -487,14 +459,10 @@ func (d *Draft) latexPlain(s *latexScanner, from, to int) string {
 			s.skipGroup()
 			i = max(min(s.pos, to), j)
 		case name == "textelp" || name == "textins":
-			s.pos = after
-			p := s.skipSpace(after)
 			inner := ""
-			if p < to && t[p] == '{' {
-				if end := s.match(p, '{', '}'); end >= 0 && end < to {
-					inner = d.latexPlain(s, p+1, end)
-					after = end + 1
-				}
+			if p, end, ok := s.group(after); ok && end < to {
+				inner = d.latexPlain(s, p+1, end)
+				after = end + 1
 			}
 			if name == "textelp" {
 				b.WriteString(`[\ldots]`)
@@ -507,12 +475,8 @@ func (d *Draft) latexPlain(s *latexScanner, from, to int) string {
 			i = after
 		case latexQuoteCmds[name] != (quoteMarkup{}):
 			m := latexQuoteCmds[name]
-			p := d.latexArgs(s, after, m)
-			if p >= 0 {
-				p = s.skipSpace(p)
-			}
-			if p >= 0 && p < to && t[p] == '{' {
-				if end := s.match(p, '{', '}'); end >= 0 && end < to {
+			if p := d.latexArgs(s, after, m); p >= 0 {
+				if p, end, ok := s.group(p); ok && end < to {
 					b.WriteString("``" + d.latexPlain(s, p+1, end) + "''")
 					i = end + 1
 					continue
@@ -543,14 +507,11 @@ func citeEnd(s *latexScanner, i int) int {
 	j += i
 	sc := &latexScanner{text: t, pos: j}
 	if name == "begin" {
-		p := sc.skipSpace(j)
-		if p < len(t) && t[p] == '{' {
-			if end := sc.match(p, '{', '}'); end >= 0 {
-				if form, ok := citeEnvironments[string(t[p+1:end])]; ok {
-					sc.pos = end + 1
-					sc.cite(form, "", i)
-					return sc.pos
-				}
+		if p, end, ok := sc.group(j); ok {
+			if form, ok := citeEnvironments[string(t[p+1:end])]; ok {
+				sc.pos = end + 1
+				sc.cite(form, "", i)
+				return sc.pos
 			}
 		}
 		return j
