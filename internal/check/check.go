@@ -131,7 +131,10 @@ func pieces(q string) []string {
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Quote checks one quotation attributed to keys (cite keys or aliases;
-// none is allowed), with an optional provenance comment.
+// none is allowed), with an optional provenance comment (hint may be nil).
+// Quote marks around the whole quotation are ignored (quote.TrimMarks).
+// A quotation that is not found is a verdict (Unverified, with the
+// nearest passages), not an error; errors are the index's.
 func (c *Checker) Quote(ctx context.Context, q string, keys []string, hint *Hint) (*QuoteResult, error) {
 	q = quote.TrimMarks(q)
 	res := &QuoteResult{Quote: q, CitedKeys: append([]string{}, keys...)}
