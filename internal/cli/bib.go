@@ -101,7 +101,7 @@ func runBib(a *app, argv []string, output, format string, formatGiven bool) erro
 		}
 		looksLikeFile := draft.KindOf(arg) != draft.Unknown || (strings.ContainsAny(arg, `/\`) && !strings.Contains(arg, ":"))
 		if looksLikeFile || library.ValidAlias(arg) != nil {
-			return fmt.Errorf("%s: no such draft file, and not a cite key", arg)
+			return fmt.Errorf("%s: no such draft file, and not a cite key; check the draft's path or the key's spelling", arg)
 		}
 		addKey(arg, site{})
 	}

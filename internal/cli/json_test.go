@@ -99,7 +99,7 @@ func TestJSONOutputIgnoresTerminal(t *testing.T) {
 		code int
 		keys []string
 	}{
-		{"capture", []string{"capture", "--json", p.env["PAPER"]}, 0, []string{"cite_key", "existing", "pdf", "sidecar", "metadata"}},
+		{"capture", []string{"capture", "--json", p.env["PAPER"]}, 0, []string{"cite_key", "existing", "pdf", "sidecar", "metadata", "consulted"}},
 		{"compile", []string{"compile", "--json", "--no-llm", "shen2023summarization"}, 0, []string{"cite_key", "note", "chunks", "pages", "unquotable_pages", "llm"}},
 		{"compile with notice", []string{"compile", "--json", "shen2023summarization"}, 0, []string{"cite_key", "note", "chunks", "llm"}},
 		{"verify", []string{"verify", "--json"}, 0, []string{"notes", "chunks", "drifts", "errors"}},

@@ -62,7 +62,7 @@ func runRefresh(cmd *cobra.Command, a *app, key string) error {
 			return err
 		}
 		if notePath, err = compile.Restamp(cmd.Context(), lib, res.Paper.CiteKey, c); err != nil {
-			return fmt.Errorf("metadata refreshed, but updating the note failed: %w", err)
+			return fmt.Errorf("metadata refreshed, but updating the note failed (run crossmem compile %s to rebuild it): %w", res.Paper.CiteKey, err)
 		}
 		a.indexNotes(cmd.Context(), notePath)
 	}

@@ -130,7 +130,7 @@ func runVerify(ctx context.Context, a *app, key string, deep bool) error {
 		return exitError{ExitError}
 	}
 	if len(out.Errors) > 0 {
-		return errors.New("some wiki notes could not be read (see ERROR lines)")
+		return errors.New("some wiki notes could not be read (the ERROR lines, or errors with --json, say why)\ncrossmem: hint: rebuild each with crossmem compile <cite_key>")
 	}
 	return nil
 }
