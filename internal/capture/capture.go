@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -294,18 +293,6 @@ func lookupHint(err error, check string) string {
 	return ""
 }
 
-// failedSources returns the distinct names of the sources that failed, in
-// the order they were asked.
-func failedSources(cs []metadata.Consultation) []string {
-	var names []string
-	for _, x := range cs {
-		if x.Outcome == metadata.OutcomeFailed && !slices.Contains(names, x.Source) {
-			names = append(names, x.Source)
-		}
-	}
-	return names
-}
-
 // logSources reports, one line per question, which sources answered,
 // which did not know the work, which failed and which title-search hits
 // were rejected.
@@ -419,7 +406,7 @@ func (c *run) fromPDF(ctx context.Context) error {
 			if errors.As(err, &fe) {
 				c.consulted = fe.Consulted
 			}
-			if names := failedSources(c.consulted); len(names) > 0 {
+			if names := reconcile.FailedSources(c.consulted); len(names) > 0 {
 				what = strings.Join(names, ", ") + " failed; details in the sidecar's consulted list"
 			}
 			c.rec.Warn(fmt.Sprintf("metadata sources could not be reached (%s); using the PDF's own metadata only: run crossmem refresh <cite_key> when online", what))

@@ -82,9 +82,14 @@ type Result struct {
 
 // Failed returns the names of the sources that failed, without
 // duplicates.
-func (r *Result) Failed() []string {
+func (r *Result) Failed() []string { return FailedSources(r.Consulted) }
+
+// FailedSources returns the names of the sources whose questions in cs
+// failed, without duplicates, in the order they were asked (as in a
+// FailureError's Consulted).
+func FailedSources(cs []Consultation) []string {
 	var out []string
-	for _, c := range r.Consulted {
+	for _, c := range cs {
 		if c.Outcome == Failed && !slices.Contains(out, c.Source) {
 			out = append(out, c.Source)
 		}
