@@ -75,6 +75,13 @@ func Record(p *library.Paper, version string) (*metadata.Record, bool) {
 	return &p.Metadata, false
 }
 
+// Citable reports whether rec has enough to render a citation from: a
+// title, an author, an editor or a container title. Paper refuses a
+// record without any of them (ErrNothingToCite).
+func Citable(rec *metadata.Record) bool {
+	return rec.Title != "" || len(rec.Authors) > 0 || len(rec.Editors) > 0 || rec.ContainerTitle != ""
+}
+
 // EditionStyle maps "chicago" and "chicago-author-date" to their 17th
 // edition styles when edition is 17; every other style is returned as is.
 func EditionStyle(s citation.Style, edition int) citation.Style {
@@ -95,7 +102,7 @@ func EditionStyle(s citation.Style, edition int) citation.Style {
 // gets an entry it can use.
 func (c *Citer) Paper(p *library.Paper, key string, style citation.Style) (*Citation, error) {
 	rec, published := Record(p, c.Version)
-	if rec.Title == "" && len(rec.Authors) == 0 && len(rec.Editors) == 0 && rec.ContainerTitle == "" {
+	if !Citable(rec) {
 		return nil, fmt.Errorf("cite_key '%s': %w (the PDF had no usable metadata); describe it with: crossmem import <file.bib> (an entry with the key %s)", key, ErrNothingToCite, p.CiteKey)
 	}
 	it := csl.FromRecord(rec, key)
