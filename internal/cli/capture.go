@@ -6,6 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crossmem/crossmem/internal/capture"
+	"github.com/crossmem/crossmem/internal/citekey"
+	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/metadata"
 	"github.com/crossmem/crossmem/internal/metadata/sources"
 )
@@ -65,6 +67,15 @@ Exit status: 0 captured or already present, 1 error, 2 unrecognised input.`,
 
 func runCapture(cmd *cobra.Command, a *app, input string, o captureOptions) error {
 	ctx := cmd.Context()
+	// Bad flag values are usage errors (exit 2), found before any work.
+	if _, ok := identifier.ParseDOI(o.doi); o.doi != "" && !ok {
+		return usageError{fmt.Errorf("--doi %q is not a DOI: pass it as 10.NNNN/suffix or https://doi.org/10.NNNN/suffix", o.doi)}
+	}
+	if o.citeKey != "" {
+		if err := citekey.Valid(o.citeKey); err != nil {
+			return usageError{err}
+		}
+	}
 	cfg, err := a.config()
 	if err != nil {
 		return err
