@@ -212,6 +212,7 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 	if c.BM25Weight < 0 || c.VectorWeight < 0 {
 		return nil, nil, fmt.Errorf("config file %s: [search] weights must not be negative", c.ConfigPath)
 	}
+	// TOML cannot tell 0 from absent here: 0 means the default, 1.
 	if c.BM25Weight == 0 {
 		c.BM25Weight = 1
 	}
