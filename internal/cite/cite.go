@@ -19,6 +19,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/citation"
 	"github.com/crossmem/crossmem/internal/csl"
+	"github.com/crossmem/crossmem/internal/editdist"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
@@ -255,7 +256,7 @@ func suggest(q string, papers []*library.Paper, n int) []Suggestion {
 			score := 0
 			if strings.Contains(key, ql) || strings.Contains(ql, key) {
 				score += 10
-			} else if d := levenshtein(key, ql); d <= max(1, len(key)/6) {
+			} else if d := editdist.Levenshtein([]rune(key), []rune(ql)); d <= max(1, len(key)/6) {
 				score += 8
 			}
 			for _, t := range tokens {
@@ -288,26 +289,4 @@ func suggest(q string, papers []*library.Paper, n int) []Suggestion {
 		out = append(out, Suggestion{CiteKey: ss[i].p.CiteKey, Title: ss[i].p.Title})
 	}
 	return out
-}
-
-// levenshtein returns the edit distance between a and b, in runes.
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -35,6 +35,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/crossmem/crossmem/internal/editdist"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
@@ -408,27 +409,7 @@ func TitleSimilarity(a, b string) float64 {
 	if sameTitle(a, b) && min(len(strings.Fields(string(fa))), len(strings.Fields(string(fb)))) >= 4 {
 		return 1
 	}
-	return 1 - float64(levenshtein(fa, fb))/float64(max(len(fa), len(fb)))
-}
-
-func levenshtein(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return 1 - float64(editdist.Levenshtein(fa, fb))/float64(max(len(fa), len(fb)))
 }
 
 // sameTitle treats titles as the same when they fold to the same words,
