@@ -34,6 +34,8 @@ import (
 	"github.com/klippa-app/go-pdfium/requests"
 	"github.com/klippa-app/go-pdfium/webassembly"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // ErrNotPDF is returned by OpenFile, OpenBytes and Engine.Pages for input
@@ -67,7 +69,8 @@ type Engine struct {
 
 // Open starts pdfium. ctx bounds the start-up only.
 func Open(ctx context.Context, opts Options) (*Engine, error) {
-	rc := wazero.NewRuntimeConfig()
+	// pdfium.wasm of go-pdfium ≥ 1.21 uses WebAssembly exception handling.
+	rc := wazero.NewRuntimeConfig().WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling)
 	if opts.CacheDir != "" {
 		if err := os.MkdirAll(opts.CacheDir, 0o755); err == nil {
 			if cache, err := wazero.NewCompilationCacheWithDir(opts.CacheDir); err == nil {
