@@ -364,7 +364,9 @@ func (c *Checker) elsewhere(ctx context.Context, ps []string, exclude []string) 
 // BM25 results from the cited papers and from the whole library, ranked by
 // the share of the quotation's words they contain in order.
 func (c *Checker) nearest(ctx context.Context, q string, keys []string) ([]Passage, error) {
-	text := elision.ReplaceAllString(q, " ")
+	// The first words find the passage; a long quotation would go over
+	// the search limits (search.MaxQueryChars, search.MaxQueryTerms).
+	text := search.Clip(elision.ReplaceAllString(q, " "), 64)
 	queries := []search.Query{{Text: text, Limit: 5}}
 	for _, k := range keys {
 		queries = append(queries, search.Query{Text: text, Limit: 3, CiteKey: k})

@@ -2,13 +2,11 @@ package cli
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/crossmem/crossmem/internal/check"
@@ -91,20 +89,10 @@ Exit status: 0 clean shutdown, 1 server error.`,
 			s := &mcpserver.Server{Citer: &c, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: &c},
 				Version: Version, BeforeSearch: syncEvery(ix, logger, 2*time.Second)}
 			logger.Info("crossmem MCP server ready", "index", ix.Path(), "wiki", ix.WikiDir())
-			return s.Serve(cmd.Context(), &mcp.IOTransport{Reader: nopReadCloser{a.io.In}, Writer: nopWriteCloser{a.io.Out}})
+			return s.Serve(cmd.Context(), &mcpserver.Transport{Reader: a.io.In, Writer: a.io.Out, Logger: logger})
 		},
 	}
 	mcpCmd.AddCommand(serve)
 	groupCommand(mcpCmd)
 	return mcpCmd
 }
-
-// nopReadCloser and nopWriteCloser let the MCP transport use the command's
-// streams without closing the process's stdin/stdout.
-type nopReadCloser struct{ io.Reader }
-
-func (nopReadCloser) Close() error { return nil }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,10 +63,19 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (*search.Result, er
 		}
 	}
 
+	if err := search.CheckText(q.Text); err != nil {
+		return nil, err
+	}
 	text, quoted := unquote(strings.TrimSpace(q.Text))
 	p := parseQuery(text, quoted)
 	if len(p.words) == 0 && len(p.prefixes) == 0 {
 		return res, nil
+	}
+	if n := len(p.terms) + len(p.prefixes); n > search.MaxQueryTerms {
+		return nil, &search.LimitError{What: "query", Unit: "distinct terms", Got: n, Limit: search.MaxQueryTerms}
+	}
+	if n := len(p.prefixes); n > search.MaxQueryPrefixes {
+		return nil, &search.LimitError{What: "query", Unit: "prefix terms (word*)", Got: n, Limit: search.MaxQueryPrefixes}
 	}
 	st, err := ix.stats(ctx, p)
 	if err != nil {
@@ -272,7 +282,9 @@ func parseQuery(text string, quoted bool) parsed {
 		if !quoted && strings.HasSuffix(f, "*") {
 			ws := words(strings.TrimSuffix(f, "*"))
 			if len(ws) > 0 {
-				p.prefixes = append(p.prefixes, ws[len(ws)-1])
+				if pre := ws[len(ws)-1]; !slices.Contains(p.prefixes, pre) {
+					p.prefixes = append(p.prefixes, pre)
+				}
 				ws = ws[:len(ws)-1]
 			}
 			for _, w := range ws {

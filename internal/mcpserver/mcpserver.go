@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,6 +51,8 @@ type Server struct {
 	// BeforeSearch, when set, runs before each recall: the server uses it
 	// to pick up notes changed by hand since the last query.
 	BeforeSearch func(ctx context.Context)
+	// CallTimeout bounds one tools/call (0: DefaultCallTimeout).
+	CallTimeout time.Duration
 }
 
 // CiteInput is crossmem_cite's arguments.
@@ -132,6 +135,9 @@ type VerifyQuoteInput struct {
 }
 
 func (s *Server) verifyQuote(ctx context.Context, _ *mcp.CallToolRequest, in VerifyQuoteInput) (*mcp.CallToolResult, check.QuoteResult, error) {
+	if err := checkArgs(arg{"quote", in.Quote, MaxQuoteChars}, arg{"cite_key", in.CiteKey, MaxKeyChars}); err != nil {
+		return nil, check.QuoteResult{}, err
+	}
 	if strings.TrimSpace(in.Quote) == "" {
 		return nil, check.QuoteResult{}, errors.New("quote is empty: pass the quotation's text")
 	}
@@ -170,6 +176,12 @@ func draftName(format string) (string, error) {
 }
 
 func (s *Server) checkDraft(ctx context.Context, _ *mcp.CallToolRequest, in CheckDraftInput) (*mcp.CallToolResult, *check.Report, error) {
+	if len(in.Draft) > MaxDraftBytes {
+		return nil, nil, &search.LimitError{What: "draft", Unit: "bytes", Got: len(in.Draft), Limit: MaxDraftBytes}
+	}
+	if err := checkArgs(arg{"format", in.Format, MaxFieldChars}); err != nil {
+		return nil, nil, err
+	}
 	name, err := draftName(in.Format)
 	if err != nil {
 		return nil, nil, err
@@ -191,6 +203,7 @@ func (s *Server) checkDraft(ctx context.Context, _ *mcp.CallToolRequest, in Chec
 // crossmem_recall, and the checking tools when s.Checker is set.
 func (s *Server) New() (*mcp.Server, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "crossmem", Version: s.Version}, nil)
+	srv.AddReceivingMiddleware(s.guard)
 
 	citeSchema, err := jsonschema.For[CiteInput](nil)
 	if err != nil {
@@ -250,6 +263,8 @@ func (s *Server) New() (*mcp.Server, error) {
 }
 
 // Serve runs the server on t until the client disconnects or ctx is done.
+// Use Transport for stdio: the SDK's own transports end the session on a
+// malformed message.
 func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	srv, err := s.New()
 	if err != nil {
@@ -263,6 +278,9 @@ func errorResult(msg string) *mcp.CallToolResult {
 }
 
 func (s *Server) cite(ctx context.Context, _ *mcp.CallToolRequest, in CiteInput) (*mcp.CallToolResult, CiteOutput, error) {
+	if err := checkArgs(arg{"cite_key", in.CiteKey, MaxKeyChars}, arg{"format", in.Format, MaxFieldChars}); err != nil {
+		return errorResult(err.Error()), CiteOutput{}, nil
+	}
 	out, err := Cite(s.Citer, in.CiteKey, in.Format)
 	if err != nil {
 		return errorResult(err.Error()), CiteOutput{}, nil
@@ -271,6 +289,10 @@ func (s *Server) cite(ctx context.Context, _ *mcp.CallToolRequest, in CiteInput)
 }
 
 func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
+	if err := checkArgs(arg{"query", in.Query, search.MaxQueryChars}, arg{"cite_key", in.CiteKey, MaxKeyChars},
+		arg{"author", in.Author, MaxFieldChars}, arg{"section", in.Section, MaxFieldChars}, arg{"type", in.Type, MaxFieldChars}); err != nil {
+		return nil, RecallOutput{}, err
+	}
 	if s.BeforeSearch != nil {
 		s.BeforeSearch(ctx)
 	}
