@@ -88,8 +88,21 @@ func (l library) env() map[string]string {
 		"CROSSMEM_HOME":   l.Home,
 		"CROSSMEM_CONFIG": filepath.Join(l.Home, "config.toml"),
 		"CROSSMEM_CACHE":  cacheDir,
+		// The metadata sources are offline (nothing listens on port 1),
+		// whatever network the machine has: captures use the PDFs' own
+		// metadata and say that the sources could not be reached.
+		"CROSSMEM_ARXIV_API":     offline + "/api/query",
+		"CROSSMEM_ARXIV_PDF":     offline + "/pdf",
+		"CROSSMEM_CROSSREF_API":  offline,
+		"CROSSMEM_OPENALEX_API":  offline,
+		"CROSSMEM_DATACITE_API":  offline,
+		"CROSSMEM_UNPAYWALL_API": offline,
+		"OLLAMA_HOST":            offline,
 	}
 }
+
+// offline is a local address nothing listens on.
+const offline = "http://127.0.0.1:1"
 
 func (l library) wikiDir() string { return filepath.Join(l.Home, "wiki") }
 
