@@ -72,6 +72,7 @@ import (
 	"github.com/crossmem/crossmem/internal/draft"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/quote"
+	"github.com/crossmem/crossmem/internal/render"
 )
 
 // kinds, in report order, with whether they are mutations.
@@ -350,7 +351,7 @@ func score(items []*item, rep *check.Report) error {
 			it.Found = q.Source.CiteKey
 		}
 		it.CiteStatus = cites[it.Cites]
-		it.Report = q.Format()
+		it.Report = render.Quote(q)
 	}
 	if len(rep.Quotations) != len(items) {
 		return fmt.Errorf("the checker found %d quotations, the draft has %d", len(rep.Quotations), len(items))

@@ -78,7 +78,7 @@ T5 \citep{raffel2020t5} and \cite{vaswany2017attention}.
 		{8, 8, Unverified, "vaswani2017attention"},
 	}
 	if len(got) != len(want) {
-		t.Fatalf("quotations %+v, want %+v\n%s", got, want, rep.Format())
+		t.Fatalf("quotations %+v, want %+v\n%+v", got, want, rep)
 	}
 	for i := range want {
 		if got[i] != want[i] {
@@ -131,25 +131,6 @@ T5 \citep{raffel2020t5} and \cite{vaswany2017attention}.
 			t.Errorf("citations %s: %d, want %d", s, rep.Counts.Citations[s], n)
 		}
 	}
-
-	text := rep.Format()
-	for _, s := range []string{
-		"paper.tex: FAILED — 4 quotations (1 unverified, 1 misattributed, 2 verified), 4 cited keys (1 unknown, 1 metadata-warning, 2 ok)",
-		"unverified quotations (1):\n  unverified line 8 (cites vaswani2017attention):",
-		"misattributed quotations (1):\n  misattributed line 5",
-		"verified quotations (2):\n  verified lines 2-3",
-		"unknown cite keys (1):\n  vaswany2017attention (line 11)\n    did you mean: vaswani2017attention — Attention Is All You Need",
-		"metadata-warning cite keys (1):\n  devlin2019bert (line 4) — BERT: Pre-training of Deep Bidirectional Transformers\n    warning: year: arxiv says 2018, crossref says 2019",
-		"ok cite keys (2):\n  vaswani2017attention (lines 3, 5, 10)",
-	} {
-		if !strings.Contains(text, s) {
-			t.Errorf("report lacks %q:\n%s", s, text)
-		}
-	}
-	// Unverified first, verified last.
-	if strings.Index(text, "unverified quotations") > strings.Index(text, "verified quotations (2)") {
-		t.Errorf("unverified quotations are not listed first:\n%s", text)
-	}
 }
 
 func TestDraftMarkdownProvenance(t *testing.T) {
@@ -172,7 +153,7 @@ Faithful: "It obtains new state-of-the-art results on eleven natural language pr
 		t.Fatal(err)
 	}
 	if len(rep.Quotations) != 2 {
-		t.Fatalf("%d quotations, want 2\n%s", len(rep.Quotations), rep.Format())
+		t.Fatalf("%d quotations, want 2\n%+v", len(rep.Quotations), rep)
 	}
 	// The blockquote cites nothing but its provenance comment.
 	q := rep.Quotations[0]

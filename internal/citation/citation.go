@@ -116,7 +116,7 @@ func ParseStyle(s string) (Style, error) {
 	for _, st := range Styles() {
 		names = append(names, string(st))
 	}
-	return "", fmt.Errorf("unknown citation style %q (valid: %s)", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown format %q: use one of %s", s, strings.Join(names, ", "))
 }
 
 // Unicode selects how BibTeX and BibLaTeX entries write characters outside

@@ -12,6 +12,7 @@ import (
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/draft"
 	"github.com/crossmem/crossmem/internal/library"
+	"github.com/crossmem/crossmem/internal/render"
 )
 
 // bibUnknown is one unknown key in bib's --json output.
@@ -148,15 +149,7 @@ func runBib(a *app, argv []string, output, format string, formatGiven bool) erro
 			if u.File != "" {
 				at = fmt.Sprintf(" (%s:%d)", u.File, u.Line)
 			}
-			fmt.Fprintf(a.io.Err, "crossmem: unknown cite key '%s'%s.", u.Key, at)
-			if len(u.Suggestions) == 0 {
-				fmt.Fprintln(a.io.Err, " No similar cite keys in the library.")
-				continue
-			}
-			fmt.Fprintln(a.io.Err, " Did you mean:")
-			for _, s := range u.Suggestions {
-				fmt.Fprintf(a.io.Err, "- %s — %s\n", s.CiteKey, s.Title)
-			}
+			fmt.Fprintf(a.io.Err, "crossmem: unknown cite key '%s'%s. %s\n", u.Key, at, render.DidYouMean(u.Suggestions, ""))
 		}
 		if output != "" {
 			fmt.Fprintf(a.io.Err, "crossmem: wrote %d of %d entries to %s\n", out.Entries, len(keys), output)

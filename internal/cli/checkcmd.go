@@ -8,6 +8,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/check"
 	"github.com/crossmem/crossmem/internal/draft"
+	"github.com/crossmem/crossmem/internal/render"
 )
 
 func newCheckCommand(a *app) *cobra.Command {
@@ -61,7 +62,7 @@ Exit status: 0 every quotation verified or repaired and every key ok,
 					return err
 				}
 			} else {
-				fmt.Fprint(a.io.Out, rep.Format())
+				fmt.Fprint(a.io.Out, render.Report(rep))
 				if len(d.Quotations) == 0 && len(d.Citations) == 0 {
 					fmt.Fprintf(a.io.Err, "crossmem: notice: %s (read as %s) has no quotations and no citations\n", argv[0], d.Kind)
 				}

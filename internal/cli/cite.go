@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crossmem/crossmem/internal/citation"
-	"github.com/crossmem/crossmem/internal/mcpserver"
+	"github.com/crossmem/crossmem/internal/render"
 )
 
 func newCiteCommand(a *app) *cobra.Command {
@@ -38,17 +38,19 @@ Formats:
 Exit status: 0 printed, 1 unknown key or nothing to cite, 2 usage error.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			if _, err := citation.ParseStyle(format); err != nil {
-				return usageError{fmt.Errorf("unknown format %q: use one of %s", format, mcpserver.FormatNames())}
+			st, err := citation.ParseStyle(format)
+			if err != nil {
+				return usageError{err}
 			}
 			c, err := a.citer()
 			if err != nil {
 				return err
 			}
-			out, err := mcpserver.Cite(&c, argv[0], format)
+			ci, err := c.Cite(argv[0], st)
 			if err != nil {
 				return err
 			}
+			out := render.Cite(ci)
 			if a.json {
 				return a.writeJSON(out)
 			}
@@ -59,7 +61,7 @@ Exit status: 0 printed, 1 unknown key or nothing to cite, 2 usage error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "bibtex", "citation format: "+mcpserver.FormatNames())
+	cmd.Flags().StringVarP(&format, "format", "f", "bibtex", "citation format: "+render.StyleNames())
 	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
 	return cmd
 }

@@ -80,14 +80,15 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 // app holds the resolved configuration and the resources commands share.
 // Resources are created on first use and released by close.
 type app struct {
-	io     IO
-	quiet  bool
-	json   bool
-	cfg    *config.Config
-	lib    *library.Library
-	engine *pdf.Engine
-	ix     *index.Index
-	bar    *progressbar.ProgressBar
+	io      IO
+	servers Servers
+	quiet   bool
+	json    bool
+	cfg     *config.Config
+	lib     *library.Library
+	engine  *pdf.Engine
+	ix      *index.Index
+	bar     *progressbar.ProgressBar
 	// barDesc is bar's label: a callback with another label (or another
 	// total) replaces the bar.
 	barDesc string
@@ -277,12 +278,13 @@ func (a *app) indexNotes(ctx context.Context, paths ...string) {
 func (a *app) showProgress() bool { return a.io.StderrTTY && !a.quiet && !a.json }
 
 // Main runs crossmem with args (without the program name) and returns the
-// exit code.
-func Main(ctx context.Context, args []string, stdio IO) int {
+// exit code. servers are the servers `crossmem mcp serve` starts (the zero
+// value has none: that verb then fails).
+func Main(ctx context.Context, args []string, stdio IO, servers Servers) int {
 	if stdio.Getenv == nil {
 		stdio.Getenv = os.Getenv
 	}
-	a := &app{io: stdio}
+	a := &app{io: stdio, servers: servers}
 	defer a.close()
 	root := newRoot(a)
 	root.SetArgs(args)

@@ -61,7 +61,7 @@ func TestMain(m *testing.M) {
 // crossmemMain is the crossmem command as scripts run it: cli.Main in the
 // test binary.
 func crossmemMain() {
-	code := cli.Main(context.Background(), os.Args[1:], cli.System())
+	code := cli.Main(context.Background(), os.Args[1:], cli.System(), cli.Servers{})
 	if f := os.Getenv(envExitFile); f != "" {
 		os.WriteFile(f, []byte(strconv.Itoa(code)), 0o644)
 	}

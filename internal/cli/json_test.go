@@ -28,7 +28,7 @@ func (p inProcess) run(t *testing.T, tty bool, args ...string) (int, string, str
 		StdoutTTY: tty,
 		StderrTTY: tty,
 		Getenv:    func(k string) string { return p.env[k] },
-	})
+	}, cli.Servers{})
 	return code, out.String(), errOut.String()
 }
 

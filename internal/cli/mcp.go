@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -10,9 +12,34 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crossmem/crossmem/internal/check"
+	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/index"
-	"github.com/crossmem/crossmem/internal/mcpserver"
+	"github.com/crossmem/crossmem/internal/search"
 )
+
+// Servers are the long-running presentation layers the command line
+// starts but does not depend on: cmd/crossmem supplies them, so that
+// internal/cli and the servers only meet there.
+type Servers struct {
+	// MCP serves the MCP tools over in and out (stdio) until the client
+	// disconnects or ctx is done (internal/mcpserver); `crossmem mcp
+	// serve` fails when it is nil.
+	MCP func(ctx context.Context, t MCPTools, in io.Reader, out io.Writer) error
+}
+
+// MCPTools is what the MCP tools read, opened and configured by the
+// command line as for its own verbs.
+type MCPTools struct {
+	Citer    *cite.Citer
+	Searcher search.Searcher
+	Checker  *check.Checker
+	Version  string
+	// BeforeSearch runs before each query that reads the index: it picks
+	// up notes changed by hand while the server runs.
+	BeforeSearch func(ctx context.Context)
+	// Logger receives the server's logs (stderr, level from CROSSMEM_LOG).
+	Logger *slog.Logger
+}
 
 // syncEvery returns a BeforeSearch hook that brings the index up to date
 // with the notes (a stat of each; only changed notes are read) at most
@@ -86,10 +113,13 @@ Exit status: 0 clean shutdown, 1 server error.`,
 			if err != nil {
 				return err
 			}
-			s := &mcpserver.Server{Citer: &c, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: &c},
-				Version: Version, BeforeSearch: syncEvery(ix, logger, 2*time.Second)}
+			if a.servers.MCP == nil {
+				return errors.New("this crossmem was built without its MCP server")
+			}
+			t := MCPTools{Citer: &c, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: &c},
+				Version: Version, BeforeSearch: syncEvery(ix, logger, 2*time.Second), Logger: logger}
 			logger.Info("crossmem MCP server ready", "index", ix.Path(), "wiki", ix.WikiDir())
-			return s.Serve(cmd.Context(), &mcpserver.Transport{Reader: a.io.In, Writer: a.io.Out, Logger: logger})
+			return a.servers.MCP(cmd.Context(), t, a.io.In, a.io.Out)
 		},
 	}
 	mcpCmd.AddCommand(serve)

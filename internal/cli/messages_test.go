@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,9 +11,8 @@ import (
 
 	"github.com/crossmem/crossmem/internal/cli"
 	"github.com/crossmem/crossmem/internal/corpustest"
+	"github.com/crossmem/crossmem/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/messages.golden from this run")
 
 // messageStep is one command of the messages scenario: crossmem with args
 // (split on spaces), or a change to the library made by hand (do).
@@ -68,7 +66,7 @@ func TestMessages(t *testing.T) {
 		"CROSSMEM_DATACITE_API":  api.URL + "/datacite",
 		"CROSSMEM_UNPAYWALL_API": api.URL + "/unpaywall",
 	}
-	golden, err := filepath.Abs(filepath.Join("testdata", "messages.golden"))
+	goldenFile, err := filepath.Abs(filepath.Join("testdata", "messages.golden"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +84,7 @@ func TestMessages(t *testing.T) {
 		code := cli.Main(t.Context(), strings.Fields(s.args), cli.IO{
 			In: strings.NewReader(""), Out: &out, Err: &errOut,
 			Getenv: func(k string) string { return env[k] },
-		})
+		}, cli.Servers{})
 		fmt.Fprintf(&transcript, "$ crossmem %s\n[exit %d]\n", s.args, code)
 		if out.Len() > 0 {
 			fmt.Fprintf(&transcript, "--- stdout\n%s", ensureNewline(out.String()))
@@ -96,20 +94,7 @@ func TestMessages(t *testing.T) {
 		}
 		transcript.WriteString("\n")
 	}
-	got := normalizeTranscript(transcript.String(), work, api.URL)
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/cli -run TestMessages -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("the messages changed; diff against %s (rerun with -update to accept):\n%s", golden, lineDiff(string(want), got))
-	}
+	golden.Check(t, goldenFile, normalizeTranscript(transcript.String(), work, api.URL))
 }
 
 func writeFile(t *testing.T, path, text string) {
@@ -143,28 +128,6 @@ func normalizeTranscript(s, work, api string) string {
 	s = jsonSecRE.ReplaceAllString(s, `"$1": N`)
 	s = hostRE.ReplaceAllString(s, "127.0.0.1:PORT")
 	return s
-}
-
-// lineDiff lists the lines of want and got that differ, with their line
-// numbers (enough to read a changed message; the golden file has the rest).
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	n := 0
-	for i := 0; i < max(len(w), len(g)) && n < 60; i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "line %d:\n  - %s\n  + %s\n", i+1, wl, gl)
-			n++
-		}
-	}
-	return b.String()
 }
 
 // editNote changes one word of the first long blockquote line of key's

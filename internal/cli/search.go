@@ -7,15 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/crossmem/crossmem/internal/mcpserver"
+	"github.com/crossmem/crossmem/internal/render"
 	"github.com/crossmem/crossmem/internal/search"
 )
-
-type searchJSON struct {
-	Query   string       `json:"query"`
-	Results []search.Hit `json:"results"`
-	Notes   []string     `json:"notes,omitempty"`
-}
 
 func newSearchCommand(a *app) *cobra.Command {
 	var q search.Query
@@ -57,12 +51,9 @@ Exit status: 0 (also when nothing matches), 1 error, 2 usage error.`,
 				return err
 			}
 			if a.json {
-				return a.writeJSON(searchJSON{Query: q.Text, Results: res.Hits, Notes: res.Notes})
+				return a.writeJSON(render.Recall(q.Text, res))
 			}
-			fmt.Fprintln(a.io.Out, mcpserver.FormatHits(q.Text, res.Hits))
-			if q.Explain {
-				fmt.Fprintln(a.io.Out, mcpserver.FormatExplain(res.Hits, res.Notes))
-			}
+			fmt.Fprintln(a.io.Out, render.SearchText(q.Text, res, q.Explain))
 			return nil
 		},
 	}

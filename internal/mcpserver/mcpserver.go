@@ -6,7 +6,8 @@
 //
 // Tool handlers call the same packages as the CLI (internal/cite for
 // citations, internal/search for recall, internal/check for quotations and
-// drafts). Nothing here writes to stdout:
+// drafts) and render their answers with internal/render, as the CLI does.
+// Nothing here writes to stdout:
 // over stdio, stdout carries only protocol frames.
 package mcpserver
 
@@ -15,6 +16,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -25,18 +28,9 @@ import (
 	"github.com/crossmem/crossmem/internal/citation"
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/draft"
+	"github.com/crossmem/crossmem/internal/render"
 	"github.com/crossmem/crossmem/internal/search"
 )
-
-// FormatNames lists the formats crossmem_cite accepts (citation.Styles),
-// comma-separated.
-func FormatNames() string {
-	names := make([]string, 0, len(citation.Styles()))
-	for _, st := range citation.Styles() {
-		names = append(names, string(st))
-	}
-	return strings.Join(names, ", ")
-}
 
 // Server holds what the tools read.
 type Server struct {
@@ -61,47 +55,6 @@ type CiteInput struct {
 	Format  string `json:"format,omitempty" jsonschema:"Citation style: apa, mla, chicago (notes-bibliography), chicago-author-date, ieee, bibtex, biblatex or csl-json (also chicago-17, chicago-author-date-17); default bibtex"`
 }
 
-// CiteOutput is crossmem_cite's structured result (and `crossmem cite
-// --json`).
-type CiteOutput struct {
-	// CiteKey is the key asked for; PaperCiteKey the paper's current key
-	// when CiteKey is an alias of it (crossmem rekey).
-	CiteKey      string `json:"cite_key"`
-	PaperCiteKey string `json:"paper_cite_key,omitempty"`
-	Format       string `json:"format"`
-	Citation     string `json:"citation"`
-	// CitedVersion is "captured" or "published" (config [citation] version).
-	CitedVersion string `json:"cited_version"`
-	// Warnings are the metadata reconciliation warnings of the cited record:
-	// sources that disagreed or could not be cross-checked.
-	Warnings []string `json:"warnings"`
-}
-
-// Cite renders key in format for crossmem_cite and `crossmem cite`.
-// Errors: an unknown format (mention the valid ones), *cite.NotFoundError,
-// cite.ErrNothingToCite.
-func Cite(c *cite.Citer, key, format string) (CiteOutput, error) {
-	if strings.TrimSpace(format) == "" {
-		format = string(citation.BibTeX)
-	}
-	st, err := citation.ParseStyle(format)
-	if err != nil {
-		return CiteOutput{}, fmt.Errorf("unknown format '%s'. Use one of: %s", format, FormatNames())
-	}
-	ci, err := c.Cite(strings.TrimSpace(key), st)
-	if err != nil {
-		return CiteOutput{}, err
-	}
-	out := CiteOutput{CiteKey: ci.Key, Format: string(st), Citation: ci.Text, CitedVersion: ci.CitedVersion, Warnings: ci.Warnings}
-	if ci.CiteKey != ci.Key {
-		out.PaperCiteKey = ci.CiteKey
-	}
-	if out.Warnings == nil {
-		out.Warnings = []string{}
-	}
-	return out, nil
-}
-
 // RecallInput is crossmem_recall's arguments.
 type RecallInput struct {
 	Query    string `json:"query" jsonschema:"Search query string. A sentence (or a quoted phrase) that appears verbatim in a chunk ranks that chunk first; a trailing * matches word prefixes"`
@@ -113,13 +66,6 @@ type RecallInput struct {
 	Section  string `json:"section,omitempty" jsonschema:"Only chunks whose section heading contains this (case-insensitive)"`
 	Type     string `json:"type,omitempty" jsonschema:"Only chunks of this type: paragraph, heading, caption, ..."`
 	Explain  bool   `json:"explain,omitempty" jsonschema:"Add per-result lane ranks and scores (BM25, vector, phrase, fused) and notes on the lanes used"`
-}
-
-// RecallOutput is crossmem_recall's structured result.
-type RecallOutput struct {
-	Query   string       `json:"query"`
-	Results []search.Hit `json:"results"`
-	Notes   []string     `json:"notes,omitempty"`
 }
 
 // SearchQuery returns the search request of in.
@@ -152,7 +98,7 @@ func (s *Server) verifyQuote(ctx context.Context, _ *mcp.CallToolRequest, in Ver
 	if err != nil {
 		return nil, check.QuoteResult{}, err
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Format()}}}, *r, nil
+	return textResult(render.Quote(r)), *r, nil
 }
 
 // CheckDraftInput is crossmem_check_draft's arguments.
@@ -196,7 +142,7 @@ func (s *Server) checkDraft(ctx context.Context, _ *mcp.CallToolRequest, in Chec
 	if err != nil {
 		return nil, nil, err
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: rep.Format()}}}, rep, nil
+	return textResult(render.Report(rep)), rep, nil
 }
 
 // New builds the MCP server with its tools registered: crossmem_cite and
@@ -277,73 +223,48 @@ func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "Error: " + msg}}}
 }
 
-func (s *Server) cite(ctx context.Context, _ *mcp.CallToolRequest, in CiteInput) (*mcp.CallToolResult, CiteOutput, error) {
-	if err := checkArgs(arg{"cite_key", in.CiteKey, MaxKeyChars}, arg{"format", in.Format, MaxFieldChars}); err != nil {
-		return errorResult(err.Error()), CiteOutput{}, nil
-	}
-	out, err := Cite(s.Citer, in.CiteKey, in.Format)
-	if err != nil {
-		return errorResult(err.Error()), CiteOutput{}, nil
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Citation}}}, out, nil
+func textResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
-func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
+func (s *Server) cite(ctx context.Context, _ *mcp.CallToolRequest, in CiteInput) (*mcp.CallToolResult, render.CiteOutput, error) {
+	if err := checkArgs(arg{"cite_key", in.CiteKey, MaxKeyChars}, arg{"format", in.Format, MaxFieldChars}); err != nil {
+		return errorResult(err.Error()), render.CiteOutput{}, nil
+	}
+	format := in.Format
+	if strings.TrimSpace(format) == "" {
+		format = string(citation.BibTeX)
+	}
+	st, err := citation.ParseStyle(format)
+	if err != nil {
+		return errorResult(err.Error()), render.CiteOutput{}, nil
+	}
+	c, err := s.Citer.Cite(in.CiteKey, st)
+	if err != nil {
+		return errorResult(err.Error()), render.CiteOutput{}, nil
+	}
+	return textResult(c.Text), render.Cite(c), nil
+}
+
+func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, render.RecallOutput, error) {
 	if err := checkArgs(arg{"query", in.Query, search.MaxQueryChars}, arg{"cite_key", in.CiteKey, MaxKeyChars},
 		arg{"author", in.Author, MaxFieldChars}, arg{"section", in.Section, MaxFieldChars}, arg{"type", in.Type, MaxFieldChars}); err != nil {
-		return nil, RecallOutput{}, err
+		return nil, render.RecallOutput{}, err
 	}
 	if s.BeforeSearch != nil {
 		s.BeforeSearch(ctx)
 	}
 	res, err := s.Searcher.Search(ctx, in.SearchQuery())
 	if err != nil {
-		return nil, RecallOutput{}, err
+		return nil, render.RecallOutput{}, err
 	}
-	out := RecallOutput{Query: in.Query, Results: res.Hits, Notes: res.Notes}
-	if out.Results == nil {
-		out.Results = []search.Hit{}
-	}
-	text := FormatHits(in.Query, out.Results)
-	if in.Explain {
-		text += "\n" + FormatExplain(out.Results, out.Notes)
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+	return textResult(render.SearchText(in.Query, res, in.Explain)), render.Recall(in.Query, res), nil
 }
 
-// FormatExplain renders the lanes' notes and each result's ranks and
-// scores (recall's and search's explain output).
-func FormatExplain(hits []search.Hit, notes []string) string {
-	var b strings.Builder
-	b.WriteString("explain:")
-	for _, n := range notes {
-		fmt.Fprintf(&b, "\n  %s", n)
-	}
-	for i, h := range hits {
-		if e := h.Explain; e != nil {
-			fmt.Fprintf(&b, "\n  %d. %s %s: phrase=%v bm25_rank=%d bm25=%.4f vector_rank=%d vector=%.4f fused=%.6f",
-				i+1, h.CiteKey, h.ChunkID, e.Phrase, e.BM25Rank, e.BM25Score, e.VectorRank, e.VectorScore, e.Fused)
-		}
-	}
-	return b.String()
-}
-
-// FormatHits renders search results as the seed's numbered list, or
-// "No results for query: '<q>'".
-func FormatHits(query string, hits []search.Hit) string {
-	if len(hits) == 0 {
-		return fmt.Sprintf("No results for query: '%s'", query)
-	}
-	var b strings.Builder
-	for i, h := range hits {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "%d. [%s] %s\n", i+1, h.CiteKey, h.Title)
-		fmt.Fprintf(&b, "   section: %s\n", h.Location())
-		fmt.Fprintf(&b, "   chunk: %s\n", h.ChunkID)
-		fmt.Fprintf(&b, "   excerpt: %s\n", h.Excerpt)
-		fmt.Fprintf(&b, "   link: %s\n", h.Link)
-	}
-	return strings.TrimRight(b.String(), "\n")
+// ServeStdio runs the server over in and out (a client's pipes: stdin and
+// stdout for `crossmem mcp serve`) with Transport, logging protocol
+// problems to logger, until the client disconnects or ctx is done. It does
+// not close in or out.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, logger *slog.Logger) error {
+	return s.Serve(ctx, &Transport{Reader: in, Writer: out, Logger: logger})
 }

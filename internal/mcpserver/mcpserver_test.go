@@ -3,8 +3,8 @@
 // against a library compiled from real papers of the shared corpus by the
 // real pipeline (cli.Main capture + compile --no-llm, in process).
 //
-// The package is mcpserver_test because the fixture uses internal/cli,
-// which imports mcpserver.
+// The package is mcpserver_test because the fixture uses internal/cli, a
+// package above this one.
 package mcpserver_test
 
 import (
@@ -36,6 +36,7 @@ import (
 	"github.com/crossmem/crossmem/internal/index"
 	cmlibrary "github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/mcpserver"
+	"github.com/crossmem/crossmem/internal/render"
 	"github.com/crossmem/crossmem/internal/search"
 )
 
@@ -124,7 +125,7 @@ func (l library) run(ctx context.Context, args ...string) (string, error) {
 	code := cli.Main(ctx, args, cli.IO{
 		In: strings.NewReader(""), Out: &out, Err: &errb,
 		Getenv: func(k string) string { return env[k] },
-	})
+	}, cli.Servers{})
 	if code != cli.ExitOK {
 		return out.String(), fmt.Errorf("crossmem %s: exit %d\nstderr:\n%s", strings.Join(args, " "), code, errb.String())
 	}
@@ -546,7 +547,7 @@ func TestCite(t *testing.T) {
 				if h, ok := noteHeading[st]; ok && r.Text != sections[h] {
 					t.Errorf("citation =\n%s\nwant the note's %s section:\n%s", r.Text, h, sections[h])
 				}
-				var out mcpserver.CiteOutput
+				var out render.CiteOutput
 				if err := json.Unmarshal(r.Structured, &out); err != nil {
 					t.Fatalf("structuredContent %s: %v", r.Structured, err)
 				}
@@ -637,7 +638,7 @@ func TestCiteAliasAndImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := call(t, cs, "crossmem_cite", map[string]any{"cite_key": changKey})
-	var out mcpserver.CiteOutput
+	var out render.CiteOutput
 	if err := json.Unmarshal(r.Structured, &out); err != nil || r.IsError {
 		t.Fatalf("old key after rekey: isError %v %s (%v)", r.IsError, r.Text, err)
 	}

@@ -2,16 +2,14 @@ package mcpserver_test
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/messages.golden from this run")
+	"github.com/crossmem/crossmem/internal/golden"
+)
 
 // TestToolMessages calls every tool with ordinary and failing arguments and
 // compares what the agent reads (isError and the text content) with
@@ -54,34 +52,5 @@ func TestToolMessages(t *testing.T) {
 		fmt.Fprintf(&b, "> %s %s\n[isError %v]\n%s\n\n", c.tool, c.args, r.IsError, r.Text)
 	}
 	got := regexp.MustCompile(`\b1\d{9}_`).ReplaceAllString(strings.ReplaceAll(b.String(), lib.Home, "$HOME"), "<ts>_")
-	golden := filepath.Join("testdata", "messages.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/mcpserver -run TestToolMessages -update)", err)
-	}
-	if got != string(want) {
-		w, g := strings.Split(string(want), "\n"), strings.Split(got, "\n")
-		for i := 0; i < max(len(w), len(g)); i++ {
-			var wl, gl string
-			if i < len(w) {
-				wl = w[i]
-			}
-			if i < len(g) {
-				gl = g[i]
-			}
-			if wl != gl {
-				t.Errorf("line %d:\n  - %s\n  + %s", i+1, wl, gl)
-			}
-		}
-		t.Errorf("the tool messages changed (rerun with -update to accept)")
-	}
+	golden.Check(t, filepath.Join("testdata", "messages.golden"), got)
 }

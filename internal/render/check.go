@@ -1,0 +1,163 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crossmem/crossmem/internal/check"
+)
+
+// Report renders a draft's check for people and agents: a summary line,
+// then the quotations grouped by status (unverified, misattributed,
+// repaired, verified) and the cited keys grouped by status (unknown,
+// metadata-warning, ok), each with its line numbers. Verified quotations
+// and ok keys are listed one per line; the others with their details.
+func Report(r *check.Report) string {
+	var b strings.Builder
+	verdict := "OK"
+	if !r.OK {
+		verdict = "FAILED"
+	}
+	fmt.Fprintf(&b, "%s: %s — %d quotations (%s), %d cited keys (%s)\n", r.Draft, verdict,
+		len(r.Quotations), countList(r.Counts.Quotations, check.QuoteStatuses),
+		len(r.Citations), countList(r.Counts.Citations, check.CiteStatuses))
+	writeGroups(&b, r.Quotations, check.QuoteStatuses, "quotations",
+		func(q check.QuoteResult) string { return q.Status }, func(q check.QuoteResult) string { return indent(Quote(&q)) })
+	writeGroups(&b, r.Citations, check.CiteStatuses, "cite keys",
+		func(c check.CitationResult) string { return c.Status }, citationResult)
+	return b.String()
+}
+
+// Quote renders the verdict on one quotation: the status, the lines (when
+// from a draft), the cited keys and the quotation on the first line; then,
+// indented, the source chunks with page, bbox and text_sha256 prefix, the
+// source's own text when it is not verified, the nearest passages of an
+// unverified quotation, and the notes.
+func Quote(q *check.QuoteResult) string {
+	var b strings.Builder
+	b.WriteString(q.Status)
+	if q.Line > 0 {
+		b.WriteString(" " + lineRange(q.Line, q.EndLine))
+	}
+	cited := "cites nothing"
+	if len(q.CitedKeys) > 0 {
+		cited = "cites " + strings.Join(q.CitedKeys, ", ")
+	}
+	fmt.Fprintf(&b, " (%s): %q\n", cited, excerpt(q.Quote, 300))
+	if s := q.Source; s != nil {
+		fmt.Fprintf(&b, "  source: %s %s\n", s.CiteKey, chunkList(s.Chunks))
+		if q.Status != check.Verified {
+			fmt.Fprintf(&b, "  source text: %q\n", s.Text)
+		}
+	}
+	for _, p := range q.Nearest {
+		fmt.Fprintf(&b, "  nearest: %s %s p.%d (similarity %.2f): %q\n", p.CiteKey, p.ChunkID, p.Page, p.Similarity, excerpt(p.Text, 300))
+	}
+	for _, n := range q.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
+	return b.String()
+}
+
+// writeGroups writes items grouped by status in the order given, each
+// group under a "<status> <what> (<n>):" heading; empty groups are left
+// out.
+func writeGroups[T any](b *strings.Builder, items []T, order []string, what string, status func(T) string, format func(T) string) {
+	for _, s := range order {
+		var group []T
+		for _, it := range items {
+			if status(it) == s {
+				group = append(group, it)
+			}
+		}
+		if len(group) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "\n%s %s (%d):\n", s, what, len(group))
+		for _, it := range group {
+			b.WriteString(format(it))
+		}
+	}
+}
+
+func countList(m map[string]int, order []string) string {
+	var parts []string
+	for _, s := range order {
+		if m[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", m[s], s))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// lineRange renders "line 12" or "lines 12-14".
+func lineRange(from, to int) string {
+	if to > from {
+		return fmt.Sprintf("lines %d-%d", from, to)
+	}
+	return fmt.Sprintf("line %d", from)
+}
+
+// chunkList renders a source's chunks with page and bbox.
+func chunkList(cs []check.SourceChunk) string {
+	var parts []string
+	for _, c := range cs {
+		sha := c.SHA256
+		if len(sha) > 12 {
+			sha = sha[:12]
+		}
+		parts = append(parts, fmt.Sprintf("%s p.%d bbox [%.1f %.1f %.1f %.1f] sha256=%s", c.ChunkID, c.Page, c.BBox[0], c.BBox[1], c.BBox[2], c.BBox[3], sha))
+	}
+	return strings.Join(parts, " + ")
+}
+
+// citationResult renders one cited key of a report.
+func citationResult(c check.CitationResult) string {
+	var b strings.Builder
+	ls := make([]string, len(c.Lines))
+	for i, l := range c.Lines {
+		ls[i] = fmt.Sprint(l)
+	}
+	where := "line " + strings.Join(ls, ", ")
+	if len(ls) > 1 {
+		where = "lines " + strings.Join(ls, ", ")
+	}
+	fmt.Fprintf(&b, "  %s (%s)", c.Key, where)
+	if c.Paper != "" && c.Paper != c.Key {
+		fmt.Fprintf(&b, " → %s", c.Paper)
+	}
+	if c.Title != "" {
+		fmt.Fprintf(&b, " — %s", c.Title)
+	}
+	b.WriteString("\n")
+	if c.Status == check.CiteUnknown {
+		b.WriteString("    " + DidYouMean(c.Suggestions, "    ") + "\n")
+	}
+	for _, w := range c.Warnings {
+		fmt.Fprintf(&b, "    warning: %s\n", excerpt(w, 300))
+	}
+	return b.String()
+}
+
+// indent indents every line of s by two spaces.
+func indent(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "  " + l
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// excerpt shortens s to n runes, marking the cut with "…".
+func excerpt(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,136 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/crossmem/crossmem/internal/check"
+	"github.com/crossmem/crossmem/internal/citation"
+	"github.com/crossmem/crossmem/internal/cite"
+	"github.com/crossmem/crossmem/internal/search"
+)
+
+func TestHits(t *testing.T) {
+	if got, want := Hits("quantum computing", nil), "No results for query: 'quantum computing'"; got != want {
+		t.Errorf("no hits: %q, want the seed's %q", got, want)
+	}
+	hits := []search.Hit{
+		{CiteKey: "vaswani2017attention", Title: "Attention Is All You Need", ChunkID: "p4s32c1", Page: 4, Section: "3.2 Scaled Dot-Product Attention",
+			Excerpt: "...We call our particular attention...", Link: "file:///home/you/crossmem/wiki/1_vaswani2017attention.md"},
+		{CiteKey: "lecun2015deep", Title: "Deep Learning", ChunkID: "p12s4c1", Page: 12, Excerpt: "Attention mechanisms", Link: "file:///w/2.md"},
+	}
+	want := `1. [vaswani2017attention] Attention Is All You Need
+   section: p.4 §3.2 Scaled Dot-Product Attention
+   chunk: p4s32c1
+   excerpt: ...We call our particular attention...
+   link: file:///home/you/crossmem/wiki/1_vaswani2017attention.md
+
+2. [lecun2015deep] Deep Learning
+   section: p.12
+   chunk: p12s4c1
+   excerpt: Attention mechanisms
+   link: file:///w/2.md`
+	if got := Hits("attention", hits); got != want {
+		t.Errorf("Hits =\n%s\nwant\n%s", got, want)
+	}
+	hits[0].Explain = &search.Explain{Phrase: true, BM25Rank: 2, BM25Score: 1.5, Fused: 0.03}
+	got := SearchText("attention", &search.Result{Hits: hits, Notes: []string{"vector lane: off"}}, true)
+	if !strings.HasPrefix(got, want+"\nexplain:\n  vector lane: off\n  1. vaswani2017attention p4s32c1: phrase=true bm25_rank=2 bm25=1.5000 vector_rank=0 vector=0.0000 fused=0.030000") {
+		t.Errorf("SearchText with explain =\n%s", got)
+	}
+	if strings.Contains(got, "2. lecun2015deep p12s4c1:") {
+		t.Errorf("explain lists a hit without scores:\n%s", got)
+	}
+	if out := Recall("q", &search.Result{}); out.Results == nil {
+		t.Error("Recall: results null")
+	}
+}
+
+func TestCite(t *testing.T) {
+	out := Cite(&cite.Citation{Key: "old2017", CiteKey: "new2017", Style: citation.APA, Text: "A.", CitedVersion: cite.Captured})
+	if out.CiteKey != "old2017" || out.PaperCiteKey != "new2017" || out.Format != "apa" || out.Warnings == nil {
+		t.Errorf("alias: %+v", out)
+	}
+	if out := Cite(&cite.Citation{Key: "k", CiteKey: "k", Style: citation.BibTeX}); out.PaperCiteKey != "" {
+		t.Errorf("same key: %+v", out)
+	}
+	if n := StyleNames(); !strings.HasPrefix(n, "apa, mla, chicago") || !strings.HasSuffix(n, "csl-json") {
+		t.Errorf("StyleNames = %q", n)
+	}
+}
+
+func TestDidYouMean(t *testing.T) {
+	s := []cite.Suggestion{{CiteKey: "vaswani2017attention", Title: "Attention Is All You Need"}, {CiteKey: "b", Title: "B"}}
+	if got, want := DidYouMean(s, ""), "Did you mean:\n- vaswani2017attention — Attention Is All You Need\n- b — B"; got != want {
+		t.Errorf("DidYouMean = %q, want %q", got, want)
+	}
+	if got, want := DidYouMean(s[:1], "  "), "Did you mean:\n  - vaswani2017attention — Attention Is All You Need"; got != want {
+		t.Errorf("indented: %q, want %q", got, want)
+	}
+	if got, want := DidYouMean(nil, ""), "No similar cite keys in the library."; got != want {
+		t.Errorf("none: %q, want %q", got, want)
+	}
+}
+
+func TestReport(t *testing.T) {
+	sha := strings.Repeat("ab", 32)
+	rep := &check.Report{Draft: "paper.tex", Markup: "latex",
+		Counts: check.Counts{
+			Quotations: map[string]int{check.Verified: 1, check.Repaired: 1, check.Misattributed: 0, check.Unverified: 1},
+			Citations:  map[string]int{check.CiteOK: 1, check.CiteUnknown: 1, check.CiteMetadataWarning: 1},
+		},
+		Quotations: []check.QuoteResult{
+			{Status: check.Verified, Quote: "exact words", Line: 2, EndLine: 3, CitedKeys: []string{"vaswani2017attention"},
+				Source: &check.Source{CiteKey: "vaswani2017attention", Text: "exact words", Chunks: []check.SourceChunk{{ChunkID: "p1s0c1", Page: 1, BBox: [4]float64{72, 100.04, 540, 300}, SHA256: sha}}}},
+			{Status: check.Unverified, Quote: "invented", Line: 8, CitedKeys: []string{"vaswani2017attention"},
+				Nearest: []check.Passage{{CiteKey: "vaswani2017attention", ChunkID: "p2s0c1", Page: 2, Similarity: 0.5, Text: "inv"}}},
+			{Status: check.Repaired, Quote: "“curly”", Line: 9, Source: &check.Source{CiteKey: "x", Text: "\"curly\"", Chunks: []check.SourceChunk{{ChunkID: "p3s0c1", Page: 3}}},
+				Notes: []string{"the quotation cites nothing; it is from x"}},
+		},
+		Citations: []check.CitationResult{
+			{Key: "vaswani2017attention", Status: check.CiteOK, Lines: []int{3, 5}, Paper: "vaswani2017attention", Title: "Attention Is All You Need"},
+			{Key: "vaswany2017attention", Status: check.CiteUnknown, Lines: []int{11}, Suggestions: []cite.Suggestion{{CiteKey: "vaswani2017attention", Title: "Attention Is All You Need"}}},
+			{Key: "devlin2019", Status: check.CiteMetadataWarning, Lines: []int{4}, Paper: "devlin2019bert", Title: "BERT", Warnings: []string{"year: arxiv says 2018, crossref says 2019"}},
+		},
+	}
+	want := `paper.tex: FAILED — 3 quotations (1 unverified, 1 repaired, 1 verified), 3 cited keys (1 unknown, 1 metadata-warning, 1 ok)
+
+unverified quotations (1):
+  unverified line 8 (cites vaswani2017attention): "invented"
+    nearest: vaswani2017attention p2s0c1 p.2 (similarity 0.50): "inv"
+
+repaired quotations (1):
+  repaired line 9 (cites nothing): "“curly”"
+    source: x p3s0c1 p.3 bbox [0.0 0.0 0.0 0.0] sha256=
+    source text: "\"curly\""
+    note: the quotation cites nothing; it is from x
+
+verified quotations (1):
+  verified lines 2-3 (cites vaswani2017attention): "exact words"
+    source: vaswani2017attention p1s0c1 p.1 bbox [72.0 100.0 540.0 300.0] sha256=abababababab
+
+unknown cite keys (1):
+  vaswany2017attention (line 11)
+    Did you mean:
+    - vaswani2017attention — Attention Is All You Need
+
+metadata-warning cite keys (1):
+  devlin2019 (line 4) → devlin2019bert — BERT
+    warning: year: arxiv says 2018, crossref says 2019
+
+ok cite keys (1):
+  vaswani2017attention (lines 3, 5) — Attention Is All You Need
+`
+	if got := Report(rep); got != want {
+		t.Errorf("Report =\n%s\nwant\n%s", got, want)
+	}
+	rep.OK, rep.Quotations, rep.Citations = true, nil, nil
+	rep.Counts = check.Counts{Quotations: map[string]int{}, Citations: map[string]int{}}
+	if got, want := Report(rep), "paper.tex: OK — 0 quotations (none), 0 cited keys (none)\n"; got != want {
+		t.Errorf("empty report = %q, want %q", got, want)
+	}
+	long := strings.Repeat("word ", 100)
+	if got := Quote(&check.QuoteResult{Status: check.Unverified, Quote: long}); !strings.Contains(got, "…") || len([]rune(got)) > 340 {
+		t.Errorf("a long quotation is not shortened: %q", got)
+	}
+}

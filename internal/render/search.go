@@ -1,0 +1,73 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crossmem/crossmem/internal/search"
+)
+
+// RecallOutput is the JSON shape of a search: crossmem_recall's structured
+// result and `crossmem search --json`.
+type RecallOutput struct {
+	Query   string       `json:"query"`
+	Results []search.Hit `json:"results"` // never null
+	Notes   []string     `json:"notes,omitempty"`
+}
+
+// Recall returns the JSON shape of res, the answer to query.
+func Recall(query string, res *search.Result) RecallOutput {
+	out := RecallOutput{Query: query, Results: res.Hits, Notes: res.Notes}
+	if out.Results == nil {
+		out.Results = []search.Hit{}
+	}
+	return out
+}
+
+// Hits renders search results as the seed's numbered list (cite key and
+// title, then section, chunk, excerpt and link lines), or "No results for
+// query: '<q>'".
+func Hits(query string, hits []search.Hit) string {
+	if len(hits) == 0 {
+		return fmt.Sprintf("No results for query: '%s'", query)
+	}
+	var b strings.Builder
+	for i, h := range hits {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%d. [%s] %s\n", i+1, h.CiteKey, h.Title)
+		fmt.Fprintf(&b, "   section: %s\n", h.Location())
+		fmt.Fprintf(&b, "   chunk: %s\n", h.ChunkID)
+		fmt.Fprintf(&b, "   excerpt: %s\n", h.Excerpt)
+		fmt.Fprintf(&b, "   link: %s\n", h.Link)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// Explain renders the lanes' notes and each result's ranks and scores
+// (the explain part of recall and search).
+func Explain(hits []search.Hit, notes []string) string {
+	var b strings.Builder
+	b.WriteString("explain:")
+	for _, n := range notes {
+		fmt.Fprintf(&b, "\n  %s", n)
+	}
+	for i, h := range hits {
+		if e := h.Explain; e != nil {
+			fmt.Fprintf(&b, "\n  %d. %s %s: phrase=%v bm25_rank=%d bm25=%.4f vector_rank=%d vector=%.4f fused=%.6f",
+				i+1, h.CiteKey, h.ChunkID, e.Phrase, e.BM25Rank, e.BM25Score, e.VectorRank, e.VectorScore, e.Fused)
+		}
+	}
+	return b.String()
+}
+
+// SearchText renders a search's answer as recall and search print it: the
+// hits, then with explain the lanes' notes and scores.
+func SearchText(query string, res *search.Result, explain bool) string {
+	text := Hits(query, res.Hits)
+	if explain {
+		text += "\n" + Explain(res.Hits, res.Notes)
+	}
+	return text
+}
