@@ -182,6 +182,22 @@ func swapPDF(key, with string) func(t *testing.T, work string) {
 }
 
 var messageSteps = []messageStep{
+	// Help of every verb.
+	{args: "--help"},
+	{args: "capture --help"},
+	{args: "compile --help"},
+	{args: "refresh --help"},
+	{args: "verify --help"},
+	{args: "search --help"},
+	{args: "index --help"},
+	{args: "cite --help"},
+	{args: "import --help"},
+	{args: "rekey --help"},
+	{args: "bib --help"},
+	{args: "check --help"},
+	{args: "mcp --help"},
+	{args: "mcp serve --help"},
+
 	// Usage errors.
 	{args: "--bogus"},
 	{args: "nosuchverb"},
