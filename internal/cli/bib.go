@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -10,7 +10,6 @@ import (
 
 	"github.com/crossmem/crossmem/internal/citation"
 	"github.com/crossmem/crossmem/internal/cite"
-	"github.com/crossmem/crossmem/internal/draft"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/render"
 )
@@ -34,8 +33,32 @@ type bibJSON struct {
 	Bibliography string `json:"bibliography,omitempty"`
 }
 
+// bibOptions are bib's arguments and flags.
+type bibOptions struct {
+	app    *app
+	args   []string // drafts and cite keys
+	output string   // -o ("" = stdout)
+	format string
+	// formatGiven: --format was passed (else a .json output means CSL-JSON).
+	formatGiven bool
+}
+
+// style resolves the bibliography format: --format, else CSL-JSON for a
+// .json output, else BibTeX.
+func (o *bibOptions) style() (citation.Style, error) {
+	format := o.format
+	if !o.formatGiven && strings.EqualFold(filepath.Ext(o.output), ".json") {
+		format = string(citation.CSLJSON)
+	}
+	st, err := citation.ParseStyle(format)
+	if err != nil || (st != citation.BibTeX && st != citation.BibLaTeX && st != citation.CSLJSON) {
+		return "", usageError{fmt.Errorf("unknown bibliography format %q: use bibtex, biblatex or csl-json", format)}
+	}
+	return st, nil
+}
+
 func newBibCommand(a *app) *cobra.Command {
-	var output, format string
+	o := &bibOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "bib <draft.tex|draft.md|cite_key>... [-o refs.bib]",
 		Short: "Write the bibliography (.bib or CSL-JSON) of every key a draft cites",
@@ -55,58 +78,37 @@ Formats: bibtex (default), biblatex, csl-json (default when -o ends in .json).
 Exit status: 0 every key known, 1 unknown keys or error, 2 usage error.`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			return runBib(a, argv, output, format, cmd.Flags().Changed("format"))
+			o.args, o.formatGiven = argv, cmd.Flags().Changed("format")
+			return runBib(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "", "write the bibliography to this file (atomically) instead of stdout")
-	cmd.Flags().StringVarP(&format, "format", "f", "bibtex", "bibtex, biblatex or csl-json")
-	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the bibliography to this file (atomically) instead of stdout")
+	cmd.Flags().StringVarP(&o.format, "format", "f", "bibtex", "bibtex, biblatex or csl-json")
+	a.addJSONFlag(cmd)
 	return cmd
 }
 
-func runBib(a *app, argv []string, output, format string, formatGiven bool) error {
-	if !formatGiven && strings.EqualFold(filepath.Ext(output), ".json") {
-		format = string(citation.CSLJSON)
+func runBib(_ context.Context, o *bibOptions) error {
+	a := o.app
+	st, err := o.style()
+	if err != nil {
+		return err
 	}
-	st, err := citation.ParseStyle(format)
-	if err != nil || (st != citation.BibTeX && st != citation.BibLaTeX && st != citation.CSLJSON) {
-		return usageError{fmt.Errorf("unknown bibliography format %q: use bibtex, biblatex or csl-json", format)}
+	cited, drafts, err := cite.CollectKeys(o.args)
+	if err != nil {
+		return err
 	}
-
-	type site struct {
-		file string
-		line int
-	}
-	var keys []string
-	where := map[string]site{}
-	addKey := func(k string, s site) {
-		if _, ok := where[k]; !ok {
-			where[k] = s
-			keys = append(keys, k)
+	if !a.json {
+		for _, d := range drafts {
+			if len(d.Citations) == 0 {
+				fmt.Fprintf(a.io.Err, "crossmem: notice: %s (read as %s) cites no keys\n", d.Name, d.Kind)
+			}
 		}
 	}
-	for _, arg := range argv {
-		if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
-			text, err := os.ReadFile(arg)
-			if err != nil {
-				return fmt.Errorf("read draft: %w", err)
-			}
-			d := draft.Scan(arg, text)
-			if len(d.Citations) == 0 && !a.json {
-				fmt.Fprintf(a.io.Err, "crossmem: notice: %s (read as %s) cites no keys\n", arg, d.Kind)
-			}
-			for _, c := range d.Citations {
-				addKey(c.Key, site{arg, c.Line})
-			}
-			continue
-		}
-		looksLikeFile := draft.KindOf(arg) != draft.Unknown || (strings.ContainsAny(arg, `/\`) && !strings.Contains(arg, ":"))
-		if looksLikeFile || library.ValidAlias(arg) != nil {
-			return fmt.Errorf("%s: no such draft file, and not a cite key; check the draft's path or the key's spelling", arg)
-		}
-		addKey(arg, site{})
+	keys := make([]string, len(cited))
+	for i, c := range cited {
+		keys[i] = c.Key
 	}
-
 	c, err := a.citer()
 	if err != nil {
 		return err
@@ -115,51 +117,64 @@ func runBib(a *app, argv []string, output, format string, formatGiven bool) erro
 	if err != nil {
 		return err
 	}
-	if output != "" {
-		if err := library.WriteFileAtomic(output, []byte(text), 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", output, err)
+	if o.output != "" {
+		if err := library.WriteFileAtomic(o.output, []byte(text), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", o.output, err)
 		}
 	}
-
-	out := bibJSON{Output: output, Format: string(st), Keys: keys, Entries: len(keys) - len(missing), Unknown: []bibUnknown{}}
-	if out.Keys == nil {
-		out.Keys = []string{}
-	}
-	for _, m := range missing {
-		s := where[m.Key]
-		u := bibUnknown{Key: m.Key, File: s.file, Line: s.line, Suggestions: m.Suggestions}
-		if u.Suggestions == nil {
-			u.Suggestions = []cite.Suggestion{}
-		}
-		out.Unknown = append(out.Unknown, u)
-	}
+	out := bibResult(o, st, cited, missing)
 	if a.json {
-		if output == "" {
+		if o.output == "" {
 			out.Bibliography = text
 		}
 		if err := a.writeJSON(out); err != nil {
 			return err
 		}
 	} else {
-		if output == "" {
+		if o.output == "" {
 			fmt.Fprint(a.io.Out, text)
 		}
-		for _, u := range out.Unknown {
-			at := ""
-			if u.File != "" {
-				at = fmt.Sprintf(" (%s:%d)", u.File, u.Line)
-			}
-			fmt.Fprintf(a.io.Err, "crossmem: unknown cite key '%s'%s. %s\n", u.Key, at, render.DidYouMean(u.Suggestions, ""))
-		}
-		if output != "" {
-			fmt.Fprintf(a.io.Err, "crossmem: wrote %d of %d entries to %s\n", out.Entries, len(keys), output)
-		}
+		printBibProblems(a, o, out)
 	}
 	if len(missing) > 0 {
-		if !a.json {
-			fmt.Fprintln(a.io.Err, "crossmem: hint: capture or import the missing works (crossmem capture <input>, crossmem import <file.bib>), or fix the keys in the draft")
-		}
 		return exitError{ExitError}
 	}
 	return nil
+}
+
+// bibResult is bib's --json output for the keys cited and those missing.
+func bibResult(o *bibOptions, st citation.Style, cited []cite.Cited, missing []*cite.NotFoundError) bibJSON {
+	out := bibJSON{Output: o.output, Format: string(st), Keys: []string{}, Entries: len(cited) - len(missing), Unknown: []bibUnknown{}}
+	where := map[string]cite.Cited{}
+	for _, c := range cited {
+		out.Keys = append(out.Keys, c.Key)
+		where[c.Key] = c
+	}
+	for _, m := range missing {
+		s := where[m.Key]
+		u := bibUnknown{Key: m.Key, File: s.File, Line: s.Line, Suggestions: m.Suggestions}
+		if u.Suggestions == nil {
+			u.Suggestions = []cite.Suggestion{}
+		}
+		out.Unknown = append(out.Unknown, u)
+	}
+	return out
+}
+
+// printBibProblems lists the unknown keys with their suggestions on
+// stderr, and what was written.
+func printBibProblems(a *app, o *bibOptions, out bibJSON) {
+	for _, u := range out.Unknown {
+		at := ""
+		if u.File != "" {
+			at = fmt.Sprintf(" (%s:%d)", u.File, u.Line)
+		}
+		fmt.Fprintf(a.io.Err, "crossmem: unknown cite key '%s'%s. %s\n", u.Key, at, render.DidYouMean(u.Suggestions, ""))
+	}
+	if o.output != "" {
+		fmt.Fprintf(a.io.Err, "crossmem: wrote %d of %d entries to %s\n", out.Entries, len(out.Keys), o.output)
+	}
+	if len(out.Unknown) > 0 {
+		fmt.Fprintln(a.io.Err, "crossmem: hint: capture or import the missing works (crossmem capture <input>, crossmem import <file.bib>), or fix the keys in the draft")
+	}
 }

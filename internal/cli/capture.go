@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -12,7 +13,10 @@ import (
 	"github.com/crossmem/crossmem/internal/metadata/sources"
 )
 
+// captureOptions are capture's arguments and flags.
 type captureOptions struct {
+	app     *app
+	input   string // a local PDF, arXiv URL or id, DOI or PDF URL
 	doi     string
 	citeKey string
 	refresh bool
@@ -33,7 +37,7 @@ type captureJSON struct {
 }
 
 func newCaptureCommand(a *app) *cobra.Command {
-	var o captureOptions
+	o := &captureOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "capture <input>",
 		Short: "Add a paper to the library (arXiv URL or id, DOI, local PDF, https PDF URL)",
@@ -55,18 +59,19 @@ Exit status: 0 captured or already present, 1 error, 2 unrecognised input.`,
   crossmem capture ~/Downloads/paper.pdf --cite-key jones2024transport`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			return runCapture(cmd, a, argv[0], o)
+			o.input = argv[0]
+			return runCapture(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().StringVar(&o.doi, "doi", "", "DOI of the paper: fetch its Crossref metadata (for local PDFs and PDF URLs)")
 	cmd.Flags().StringVar(&o.citeKey, "cite-key", "", "use this cite key instead of generating one")
 	cmd.Flags().BoolVar(&o.refresh, "refresh", false, "ignore cached metadata responses; for a paper already captured, refresh its metadata (as crossmem refresh)")
-	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	a.addJSONFlag(cmd)
 	return cmd
 }
 
-func runCapture(cmd *cobra.Command, a *app, input string, o captureOptions) error {
-	ctx := cmd.Context()
+func runCapture(ctx context.Context, o *captureOptions) error {
+	a := o.app
 	// Bad flag values are usage errors (exit 2), found before any work.
 	if _, ok := identifier.ParseDOI(o.doi); o.doi != "" && !ok {
 		return usageError{fmt.Errorf("--doi %q is not a DOI: pass it as 10.NNNN/suffix or https://doi.org/10.NNNN/suffix", o.doi)}
@@ -98,7 +103,7 @@ func runCapture(cmd *cobra.Command, a *app, input string, o captureOptions) erro
 			fmt.Fprintf(a.io.Out, "[capture] "+format+"\n", args...)
 		}
 	}
-	res, err := capture.Run(ctx, lib, input, capture.Options{
+	res, err := capture.Run(ctx, lib, o.input, capture.Options{
 		DOI:         o.doi,
 		CiteKey:     o.citeKey,
 		Pattern:     cfg.Pattern,
@@ -114,7 +119,7 @@ func runCapture(cmd *cobra.Command, a *app, input string, o captureOptions) erro
 	p := res.Paper
 	if res.Existing && o.refresh {
 		// capture --refresh of a paper already captured: refresh it.
-		return runRefresh(cmd, a, p.CiteKey)
+		return runRefresh(ctx, &refreshOptions{app: a, key: p.CiteKey})
 	}
 	if a.json {
 		consulted := res.Consulted

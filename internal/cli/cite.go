@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -10,8 +11,15 @@ import (
 	"github.com/crossmem/crossmem/internal/render"
 )
 
+// citeOptions are cite's arguments and flags.
+type citeOptions struct {
+	app    *app
+	key    string // the key asked for (a cite key or an alias)
+	format string
+}
+
 func newCiteCommand(a *app) *cobra.Command {
-	var format string
+	o := &citeOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "cite <cite_key>",
 		Short: "Print a paper's citation in a style or export format (the CLI face of crossmem_cite)",
@@ -38,30 +46,36 @@ Formats:
 Exit status: 0 printed, 1 unknown key or nothing to cite, 2 usage error.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			st, err := citation.ParseStyle(format)
-			if err != nil {
-				return usageError{err}
-			}
-			c, err := a.citer()
-			if err != nil {
-				return err
-			}
-			ci, err := c.Cite(argv[0], st)
-			if err != nil {
-				return err
-			}
-			out := render.Cite(ci)
-			if a.json {
-				return a.writeJSON(out)
-			}
-			fmt.Fprintln(a.io.Out, strings.TrimRight(out.Citation, "\n"))
-			if out.PaperCiteKey != "" {
-				fmt.Fprintf(a.io.Err, "crossmem: notice: %s is an alias of %s (renamed with crossmem rekey)\n", out.CiteKey, out.PaperCiteKey)
-			}
-			return nil
+			o.key = argv[0]
+			return runCite(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "bibtex", "citation format: "+render.StyleNames())
-	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	cmd.Flags().StringVarP(&o.format, "format", "f", "bibtex", "citation format: "+render.StyleNames())
+	a.addJSONFlag(cmd)
 	return cmd
+}
+
+func runCite(_ context.Context, o *citeOptions) error {
+	a := o.app
+	st, err := citation.ParseStyle(o.format)
+	if err != nil {
+		return usageError{err}
+	}
+	c, err := a.citer()
+	if err != nil {
+		return err
+	}
+	ci, err := c.Cite(o.key, st)
+	if err != nil {
+		return err
+	}
+	out := render.Cite(ci)
+	if a.json {
+		return a.writeJSON(out)
+	}
+	fmt.Fprintln(a.io.Out, strings.TrimRight(out.Citation, "\n"))
+	if out.PaperCiteKey != "" {
+		fmt.Fprintf(a.io.Err, "crossmem: notice: %s is an alias of %s (renamed with crossmem rekey)\n", out.CiteKey, out.PaperCiteKey)
+	}
+	return nil
 }

@@ -6,6 +6,17 @@
 // Exit codes: 0 success; 1 error, or drift found by verify; 2 usage error
 // (unknown flag, wrong number of arguments, unrecognised input); 130
 // interrupted.
+//
+// Every verb has one file, <verb>.go, with the same three parts (gh's
+// command shape): newXCommand(a *app) builds the cobra command and binds
+// its arguments and flags to an xOptions; xOptions holds them and the app
+// (the configuration and the resources verbs share, opened on first use);
+// runX(ctx, o *xOptions) does the work and prints. RunE only fills the
+// options from the arguments and calls runX. Work that is not about the
+// command line (what counts as a problem, which keys a draft cites) lives
+// in the domain packages; results are worded by internal/render. A group
+// of verbs (mcp) is a command built with groupCommand. TestCommandShape
+// checks the shape, and that ARCHITECTURE.md lists every verb.
 package cli
 
 import (
@@ -392,6 +403,12 @@ func args(v cobra.PositionalArgs) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// addJSONFlag gives cmd the --json flag. It sets the app's output mode
+// (a.json), which the run function reads and the error printer honours.
+func (a *app) addJSONFlag(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
 }
 
 // writeJSON prints v as indented JSON on stdout.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -10,7 +11,10 @@ import (
 	"github.com/crossmem/crossmem/internal/llm"
 )
 
+// compileOptions are compile's arguments and flags.
 type compileOptions struct {
+	app   *app
+	key   string // a cite key or alias
 	noLLM bool
 }
 
@@ -38,7 +42,7 @@ type llmJSON struct {
 }
 
 func newCompileCommand(a *app) *cobra.Command {
-	var o compileOptions
+	o := &compileOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "compile <cite_key>",
 		Short: "Parse a captured PDF into a wiki note of verbatim chunks with provenance",
@@ -56,16 +60,17 @@ whose text did not change.
 Exit status: 0 written, 1 error.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			return runCompile(cmd, a, argv[0], o)
+			o.key = argv[0]
+			return runCompile(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.noLLM, "no-llm", false, "do not ask Ollama for paraphrase/implication")
-	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	a.addJSONFlag(cmd)
 	return cmd
 }
 
-func runCompile(cmd *cobra.Command, a *app, key string, o compileOptions) error {
-	ctx := cmd.Context()
+func runCompile(ctx context.Context, o *compileOptions) error {
+	a := o.app
 	cfg, err := a.config()
 	if err != nil {
 		return err
@@ -74,14 +79,13 @@ func runCompile(cmd *cobra.Command, a *app, key string, o compileOptions) error 
 	if err != nil {
 		return err
 	}
-	paper, err := lib.Find(key)
+	paper, err := lib.Find(o.key)
 	if err != nil {
 		return fmt.Errorf("%w\ncrossmem: hint: capture the paper first (crossmem capture <input>), then compile the cite key it prints", err)
 	}
 	if !paper.HasPDF() {
 		return fmt.Errorf("%s has no PDF yet (it was imported as metadata only)\ncrossmem: hint: attach the PDF with: crossmem capture <paper.pdf> --cite-key %s", paper.CiteKey, paper.CiteKey)
 	}
-	key = paper.CiteKey // an alias compiles the paper it names
 	say := func(format string, args ...any) {
 		if !a.json {
 			fmt.Fprintf(a.io.Out, "[compile] "+format+"\n", args...)

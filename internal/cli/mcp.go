@@ -71,11 +71,23 @@ func syncEvery(ix *index.Index, logger *slog.Logger, interval time.Duration) fun
 }
 
 func newMCPCommand(a *app) *cobra.Command {
-	mcpCmd := &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Model Context Protocol server",
 	}
-	serve := &cobra.Command{
+	cmd.AddCommand(newMCPServeCommand(a))
+	groupCommand(cmd)
+	return cmd
+}
+
+// mcpServeOptions are mcp serve's options (it has no flags).
+type mcpServeOptions struct {
+	app *app
+}
+
+func newMCPServeCommand(a *app) *cobra.Command {
+	o := &mcpServeOptions{app: a}
+	return &cobra.Command{
 		Use:   "serve",
 		Short: "Serve crossmem_cite, crossmem_recall, crossmem_verify_quote and crossmem_check_draft over stdio",
 		Long: `Start an MCP server on stdin/stdout with the tools crossmem_cite,
@@ -90,39 +102,41 @@ Register it with Claude Code:  claude mcp add crossmem -- crossmem mcp serve
 Exit status: 0 clean shutdown, 1 server error.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := a.config()
-			if err != nil {
-				return err
-			}
-			level := slog.LevelWarn
-			switch strings.ToLower(cfg.LogLevel) {
-			case "debug":
-				level = slog.LevelDebug
-			case "info":
-				level = slog.LevelInfo
-			case "error":
-				level = slog.LevelError
-			}
-			logger := slog.New(slog.NewTextHandler(a.io.Err, &slog.HandlerOptions{Level: level}))
-			slog.SetDefault(logger)
-			ix, err := a.index()
-			if err != nil {
-				return err
-			}
-			c, err := a.citer()
-			if err != nil {
-				return err
-			}
-			if a.servers.MCP == nil {
-				return errors.New("this crossmem was built without its MCP server")
-			}
-			t := MCPTools{Citer: &c, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: &c},
-				Version: Version, BeforeSearch: syncEvery(ix, logger, 2*time.Second), Logger: logger}
-			logger.Info("crossmem MCP server ready", "index", ix.Path(), "wiki", ix.WikiDir())
-			return a.servers.MCP(cmd.Context(), t, a.io.In, a.io.Out)
+			return runMCPServe(cmd.Context(), o)
 		},
 	}
-	mcpCmd.AddCommand(serve)
-	groupCommand(mcpCmd)
-	return mcpCmd
+}
+
+func runMCPServe(ctx context.Context, o *mcpServeOptions) error {
+	a := o.app
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	level := slog.LevelWarn
+	switch strings.ToLower(cfg.LogLevel) {
+	case "debug":
+		level = slog.LevelDebug
+	case "info":
+		level = slog.LevelInfo
+	case "error":
+		level = slog.LevelError
+	}
+	logger := slog.New(slog.NewTextHandler(a.io.Err, &slog.HandlerOptions{Level: level}))
+	slog.SetDefault(logger)
+	ix, err := a.index()
+	if err != nil {
+		return err
+	}
+	c, err := a.citer()
+	if err != nil {
+		return err
+	}
+	if a.servers.MCP == nil {
+		return errors.New("this crossmem was built without its MCP server")
+	}
+	t := MCPTools{Citer: &c, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: &c},
+		Version: Version, BeforeSearch: syncEvery(ix, logger, 2*time.Second), Logger: logger}
+	logger.Info("crossmem MCP server ready", "index", ix.Path(), "wiki", ix.WikiDir())
+	return a.servers.MCP(ctx, t, a.io.In, a.io.Out)
 }

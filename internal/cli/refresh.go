@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -20,7 +21,14 @@ type refreshJSON struct {
 	Consulted []metadata.Consultation `json:"consulted"`
 }
 
+// refreshOptions are refresh's arguments.
+type refreshOptions struct {
+	app *app
+	key string // a cite key or alias
+}
+
 func newRefreshCommand(a *app) *cobra.Command {
+	o := &refreshOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "refresh <cite_key>",
 		Short: "Fetch and reconcile a captured paper's metadata again (no PDF download)",
@@ -34,14 +42,16 @@ Exit status: 0 refreshed, 1 error (nothing is written when the sources cannot
 be reached or do not know the paper), 2 usage error.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			return runRefresh(cmd, a, argv[0])
+			o.key = argv[0]
+			return runRefresh(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	a.addJSONFlag(cmd)
 	return cmd
 }
 
-func runRefresh(cmd *cobra.Command, a *app, key string) error {
+func runRefresh(ctx context.Context, o *refreshOptions) error {
+	a := o.app
 	lib, err := a.library()
 	if err != nil {
 		return err
@@ -51,7 +61,7 @@ func runRefresh(cmd *cobra.Command, a *app, key string) error {
 		return err
 	}
 	sc := a.sourcesConfig(hc)
-	res, err := capture.Refresh(cmd.Context(), lib, key, capture.Options{Sources: sources.New(sc)})
+	res, err := capture.Refresh(ctx, lib, o.key, capture.Options{Sources: sources.New(sc)})
 	if err != nil {
 		return err
 	}
@@ -61,10 +71,10 @@ func runRefresh(cmd *cobra.Command, a *app, key string) error {
 		if err != nil {
 			return err
 		}
-		if notePath, err = compile.Restamp(cmd.Context(), lib, res.Paper.CiteKey, c); err != nil {
+		if notePath, err = compile.Restamp(ctx, lib, res.Paper.CiteKey, c); err != nil {
 			return fmt.Errorf("metadata refreshed, but updating the note failed (run crossmem compile %s to rebuild it): %w", res.Paper.CiteKey, err)
 		}
-		a.indexNotes(cmd.Context(), notePath)
+		a.indexNotes(ctx, notePath)
 	}
 	if a.json {
 		out := refreshJSON{CiteKey: res.Paper.CiteKey, Changes: res.Changes, Note: notePath, Metadata: res.Paper.Metadata, Consulted: res.Consulted}

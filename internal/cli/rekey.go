@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -19,7 +20,14 @@ type rekeyJSON struct {
 	Note    string   `json:"note,omitempty"` // the rewritten note, if the paper is compiled
 }
 
+// rekeyOptions are rekey's arguments.
+type rekeyOptions struct {
+	app      *app
+	old, new string // the paper's key (or alias) and its new cite key
+}
+
 func newRekeyCommand(a *app) *cobra.Command {
+	o := &rekeyOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "rekey <cite_key> <new_cite_key>",
 		Short: "Rename a paper's cite key, keeping the old key as an alias",
@@ -34,14 +42,16 @@ take it.
 Exit status: 0 renamed, 1 error (unknown key, new key taken or invalid), 2 usage error.`,
 		Args: args(cobra.ExactArgs(2)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			return runRekey(cmd, a, argv[0], argv[1])
+			o.old, o.new = argv[0], argv[1]
+			return runRekey(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	a.addJSONFlag(cmd)
 	return cmd
 }
 
-func runRekey(cmd *cobra.Command, a *app, old, new string) error {
+func runRekey(ctx context.Context, o *rekeyOptions) error {
+	a, old, new := o.app, o.old, o.new
 	lib, err := a.library()
 	if err != nil {
 		return err
@@ -53,7 +63,7 @@ func runRekey(cmd *cobra.Command, a *app, old, new string) error {
 	if err != nil {
 		return err
 	}
-	p, notePath, err := compile.Rekey(cmd.Context(), lib, old, new, c)
+	p, notePath, err := compile.Rekey(ctx, lib, old, new, c)
 	if err != nil {
 		if errors.Is(err, library.ErrNotFound) {
 			return fmt.Errorf("%w\ncrossmem: hint: name the paper by its current cite key", err)
@@ -62,7 +72,7 @@ func runRekey(cmd *cobra.Command, a *app, old, new string) error {
 	}
 	if notePath != "" {
 		// The note moved from <stamp>_<old>.md: the old name leaves the index.
-		a.indexNotes(cmd.Context(), filepath.Join(filepath.Dir(notePath), p.Stamp+"_"+old+".md"), notePath)
+		a.indexNotes(ctx, filepath.Join(filepath.Dir(notePath), p.Stamp+"_"+old+".md"), notePath)
 	}
 	if a.json {
 		return a.writeJSON(rekeyJSON{CiteKey: p.CiteKey, Aliases: p.Aliases, Note: notePath})

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,9 +12,15 @@ import (
 	"github.com/crossmem/crossmem/internal/search"
 )
 
+// searchOptions are search's arguments and flags.
+type searchOptions struct {
+	app   *app
+	query search.Query // Text from the arguments, filters from the flags
+	years string       // --year, parsed into query.YearFrom and YearTo
+}
+
 func newSearchCommand(a *app) *cobra.Command {
-	var q search.Query
-	var years string
+	o := &searchOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "search <query>",
 		Short: "Search the wiki (the CLI face of the crossmem_recall MCP tool)",
@@ -34,39 +41,45 @@ are read).
 Exit status: 0 (also when nothing matches), 1 error, 2 usage error.`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			q.Text = strings.Join(argv, " ")
-			if years != "" {
-				from, to, err := parseYears(years)
-				if err != nil {
-					return usageError{err}
-				}
-				q.YearFrom, q.YearTo = from, to
-			}
-			ix, err := a.syncedIndex(cmd)
-			if err != nil {
-				return err
-			}
-			res, err := ix.Search(cmd.Context(), q)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				return a.writeJSON(render.Recall(q.Text, res))
-			}
-			fmt.Fprintln(a.io.Out, render.SearchText(q.Text, res, q.Explain))
-			return nil
+			o.query.Text = strings.Join(argv, " ")
+			return runSearch(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
+	q := &o.query
 	f.IntVarP(&q.Limit, "limit", "n", search.DefaultLimit, fmt.Sprintf("maximum number of results (capped at %d)", search.MaxLimit))
 	f.StringVar(&q.CiteKey, "cite-key", "", "only this paper (cite key or alias)")
 	f.StringVar(&q.Author, "author", "", "only papers with an author whose name contains this")
-	f.StringVar(&years, "year", "", "only papers of these years: 2017, 2015-2019, 2015-, -2019")
+	f.StringVar(&o.years, "year", "", "only papers of these years: 2017, 2015-2019, 2015-, -2019")
 	f.StringVar(&q.Section, "section", "", "only chunks whose section heading contains this")
 	f.StringVar(&q.Type, "type", "", "only chunks of this type (paragraph, heading, caption, ...)")
 	f.BoolVar(&q.Explain, "explain", false, "show each result's BM25, vector and phrase-lane ranks and scores")
-	f.BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	a.addJSONFlag(cmd)
 	return cmd
+}
+
+func runSearch(ctx context.Context, o *searchOptions) error {
+	a, q := o.app, o.query
+	if o.years != "" {
+		from, to, err := parseYears(o.years)
+		if err != nil {
+			return usageError{err}
+		}
+		q.YearFrom, q.YearTo = from, to
+	}
+	ix, err := a.syncedIndex(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := ix.Search(ctx, q)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.writeJSON(render.Recall(q.Text, res))
+	}
+	fmt.Fprintln(a.io.Out, render.SearchText(q.Text, res, q.Explain))
+	return nil
 }
 
 // parseYears reads "2017", "2015-2019", "2015-" or "-2019".

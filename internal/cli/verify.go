@@ -9,21 +9,18 @@ import (
 
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/compile"
-	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/verify"
 )
 
-// verifyJSON is verify's --json output.
-type verifyJSON struct {
-	*verify.Report
-	PDFsChecked int                 `json:"pdfs_checked"`
-	PDFs        []verify.PDFProblem `json:"pdfs"`
-	// Deep holds one result per paper with --deep.
-	Deep []*verify.DeepResult `json:"deep,omitempty"`
+// verifyOptions are verify's arguments and flags.
+type verifyOptions struct {
+	app  *app
+	key  string // one paper ("" = the whole library)
+	deep bool
 }
 
 func newVerifyCommand(a *app) *cobra.Command {
-	var deep bool
+	o := &verifyOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "verify [cite_key]",
 		Short: "Check that notes still match their PDFs: chunk hashes, PDF hashes, and with --deep a re-extraction",
@@ -40,102 +37,63 @@ rules). Each finding says how to fix it.
 Exit status: 0 no problem, 1 drift, changed PDF, changed extraction or error, 2 usage error.`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			key := ""
 			if len(argv) == 1 {
-				key = argv[0]
+				o.key = argv[0]
 			}
-			return runVerify(cmd.Context(), a, key, deep)
+			return runVerify(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&deep, "deep", false, "also re-extract each PDF and confirm every chunk at its page and bbox")
-	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	cmd.Flags().BoolVar(&o.deep, "deep", false, "also re-extract each PDF and confirm every chunk at its page and bbox")
+	a.addJSONFlag(cmd)
 	return cmd
 }
 
-func runVerify(ctx context.Context, a *app, key string, deep bool) error {
+func runVerify(ctx context.Context, o *verifyOptions) error {
+	a := o.app
 	lib, err := a.library()
 	if err != nil {
 		return err
 	}
-	var papers []*library.Paper
-	var paths []string
-	if key != "" {
-		p, err := lib.Find(key)
-		if err != nil {
-			return err
-		}
-		if !p.HasNote() {
-			return fmt.Errorf("%s has no wiki note yet\ncrossmem: hint: run crossmem compile %s", p.CiteKey, p.CiteKey)
-		}
-		papers, paths = []*library.Paper{p}, []string{p.NotePath}
-	} else {
-		var errs []error
-		papers, errs = lib.Papers()
-		for _, e := range errs {
-			fmt.Fprintf(a.io.Err, "crossmem: warning: %v\n", e)
-		}
-		if paths, err = lib.NoteFiles(); err != nil {
-			return err
-		}
-	}
-	out := verifyJSON{Report: verify.Files(paths)}
-	out.PDFsChecked, out.PDFs = verify.PDFs(papers)
-	if deep {
+	vo := verify.Options{Key: o.key}
+	if o.deep {
 		engine, err := a.pdfEngine(ctx)
 		if err != nil {
 			return err
 		}
-		extract := func(ctx context.Context, data []byte) (chunk.Result, error) {
+		vo.Extract = func(ctx context.Context, data []byte) (chunk.Result, error) {
 			return compile.Extract(ctx, engine, data, nil)
 		}
-		var compiled []*library.Paper
-		for _, p := range papers {
-			if p.HasNote() && p.HasPDF() {
-				compiled = append(compiled, p)
-			}
-		}
-		bar := a.progress("verify --deep", "papers")
-		for i, p := range compiled {
-			r, err := verify.Deep(ctx, p, extract)
-			if err != nil {
-				if errors.Is(err, context.Canceled) {
-					return err
-				}
-				out.Errors = append(out.Errors, verify.NoteError{Path: p.NotePath, Err: err.Error()})
-				continue
-			}
-			out.Deep = append(out.Deep, r)
-			if bar != nil {
-				bar(i+1, len(compiled))
-			}
-		}
-		a.progressDone()
+		vo.Progress = a.progress("verify --deep", "papers")
 	}
-	problems := len(out.Drifts) + len(out.PDFs)
-	for _, d := range out.Deep {
-		for _, p := range d.Problems {
-			if p.Kind != verify.NoteEdited { // note edits are already counted as drift
-				problems++
-			}
-		}
+	res, err := verify.Library(ctx, lib, vo)
+	a.progressDone()
+	var nn *verify.NoNoteError
+	if errors.As(err, &nn) {
+		return fmt.Errorf("%w\ncrossmem: hint: run crossmem compile %s", err, nn.CiteKey)
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range res.Unreadable {
+		fmt.Fprintf(a.io.Err, "crossmem: warning: %v\n", e)
 	}
 	if a.json {
-		if err := a.writeJSON(out); err != nil {
+		if err := a.writeJSON(res); err != nil {
 			return err
 		}
 	} else {
-		printVerify(a, out, deep)
+		printVerify(a, res, o.deep)
 	}
-	if problems > 0 {
+	if res.Problems() > 0 {
 		return exitError{ExitError}
 	}
-	if len(out.Errors) > 0 {
+	if len(res.Errors) > 0 {
 		return errors.New("some wiki notes could not be read (the ERROR lines, or errors with --json, say why)\ncrossmem: hint: rebuild each with crossmem compile <cite_key>")
 	}
 	return nil
 }
 
-func printVerify(a *app, out verifyJSON, deep bool) {
+func printVerify(a *app, out *verify.Result, deep bool) {
 	w := a.io.Out
 	for _, n := range out.Notes {
 		fmt.Fprintf(w, "[verify] Checking %s\n", n.CiteKey)

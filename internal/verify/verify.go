@@ -1,13 +1,19 @@
 // Package verify checks that wiki notes have not drifted since compile: it
 // re-hashes every chunk's blockquote text and compares it with the
-// text_sha256 recorded in the chunk's provenance.
+// text_sha256 recorded in the chunk's provenance, re-hashes the raw PDFs
+// against the pdf_sha256 recorded at capture, and (Deep) re-extracts a
+// PDF to confirm every chunk at its page and bbox. Library runs the whole
+// verification of `crossmem verify` and decides what counts as a problem
+// (Result.Problems).
 package verify
 
 import (
+	"context"
 	"fmt"
 	"os"
 
 	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/note"
 )
 
@@ -71,4 +77,110 @@ func Files(paths []string) *Report {
 		r.Notes = append(r.Notes, nr)
 	}
 	return r
+}
+
+// NoNoteError is returned by Library when Options.Key names a paper that
+// has no wiki note yet (not compiled, or imported without a PDF).
+type NoNoteError struct {
+	CiteKey string
+}
+
+func (e *NoNoteError) Error() string { return e.CiteKey + " has no wiki note yet" }
+
+// Options selects what Library verifies.
+type Options struct {
+	// Key limits the verification to the paper with this cite key or
+	// alias; "" verifies every note and every raw PDF of the library.
+	Key string
+	// Extract, when set, also re-extracts the PDF of every paper with a
+	// note and a PDF and compares it chunk by chunk (Deep).
+	Extract Extractor
+	// Progress, when set, is called after each paper re-extracted, with
+	// the number done and the number to do.
+	Progress func(i, n int)
+}
+
+// Result is a verification of the library (or of one paper): the notes'
+// chunk hashes (Report), the raw PDFs' hashes and, with Options.Extract,
+// the re-extraction of each compiled paper. Its JSON is `crossmem verify
+// --json`.
+type Result struct {
+	*Report
+	PDFsChecked int          `json:"pdfs_checked"`
+	PDFs        []PDFProblem `json:"pdfs"`
+	// Deep holds one result per re-extracted paper (Options.Extract).
+	Deep []*DeepResult `json:"deep,omitempty"`
+	// Unreadable are sidecars that could not be read: their papers were
+	// left out.
+	Unreadable []error `json:"-"`
+}
+
+// Problems counts what makes a verification fail: drifted chunks, changed
+// or missing raw PDFs, and deep problems other than note edits (those are
+// drifts already). Notes that could not be read are Report.Errors, not
+// problems.
+func (r *Result) Problems() int {
+	n := len(r.Drifts) + len(r.PDFs)
+	for _, d := range r.Deep {
+		for _, p := range d.Problems {
+			if p.Kind != NoteEdited {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Library verifies lib as o says: every note's chunk hashes (Files), every
+// raw PDF's hash (PDFs) and, with o.Extract, every compiled paper again
+// (Deep). A paper whose re-extraction fails is recorded in Report.Errors.
+// Errors: library.ErrNotFound (wrapped) for an unknown o.Key, a
+// *NoNoteError when o.Key names a paper without a note, failures listing
+// the library's notes, and ctx's error.
+func Library(ctx context.Context, lib *library.Library, o Options) (*Result, error) {
+	var papers []*library.Paper
+	var paths []string
+	res := &Result{}
+	if o.Key != "" {
+		p, err := lib.Find(o.Key)
+		if err != nil {
+			return nil, err
+		}
+		if !p.HasNote() {
+			return nil, &NoNoteError{CiteKey: p.CiteKey}
+		}
+		papers, paths = []*library.Paper{p}, []string{p.NotePath}
+	} else {
+		var err error
+		papers, res.Unreadable = lib.Papers()
+		if paths, err = lib.NoteFiles(); err != nil {
+			return nil, err
+		}
+	}
+	res.Report = Files(paths)
+	res.PDFsChecked, res.PDFs = PDFs(papers)
+	if o.Extract == nil {
+		return res, nil
+	}
+	var compiled []*library.Paper
+	for _, p := range papers {
+		if p.HasNote() && p.HasPDF() {
+			compiled = append(compiled, p)
+		}
+	}
+	for i, p := range compiled {
+		d, err := Deep(ctx, p, o.Extract)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			res.Errors = append(res.Errors, NoteError{Path: p.NotePath, Err: err.Error()})
+			continue
+		}
+		res.Deep = append(res.Deep, d)
+		if o.Progress != nil {
+			o.Progress(i+1, len(compiled))
+		}
+	}
+	return res, nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -11,7 +12,14 @@ import (
 	"github.com/crossmem/crossmem/internal/render"
 )
 
+// checkOptions are check's arguments.
+type checkOptions struct {
+	app  *app
+	path string // the draft
+}
+
 func newCheckCommand(a *app) *cobra.Command {
+	o := &checkOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "check <draft.tex|draft.md|draft.txt>",
 		Short: "Check a draft's quotations and cite keys against the library",
@@ -39,40 +47,46 @@ Exit status: 0 every quotation verified or repaired and every key ok,
 1 anything else or error, 2 usage error.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			text, err := os.ReadFile(argv[0])
-			if err != nil {
-				return fmt.Errorf("read draft: %w", err)
-			}
-			d := draft.Scan(argv[0], text)
-			ix, err := a.syncedIndex(cmd)
-			if err != nil {
-				return err
-			}
-			c, err := a.citer()
-			if err != nil {
-				return err
-			}
-			ck := &check.Checker{Index: ix, Citer: &c}
-			rep, err := ck.Draft(cmd.Context(), d)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				if err := a.writeJSON(rep); err != nil {
-					return err
-				}
-			} else {
-				fmt.Fprint(a.io.Out, render.Report(rep))
-				if len(d.Quotations) == 0 && len(d.Citations) == 0 {
-					fmt.Fprintf(a.io.Err, "crossmem: notice: %s (read as %s) has no quotations and no citations\n", argv[0], d.Kind)
-				}
-			}
-			if !rep.OK {
-				return exitError{ExitError}
-			}
-			return nil
+			o.path = argv[0]
+			return runCheck(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().BoolVar(&a.json, "json", false, "print the report as one JSON object")
 	return cmd
+}
+
+func runCheck(ctx context.Context, o *checkOptions) error {
+	a := o.app
+	text, err := os.ReadFile(o.path)
+	if err != nil {
+		return fmt.Errorf("read draft: %w", err)
+	}
+	d := draft.Scan(o.path, text)
+	ix, err := a.syncedIndex(ctx)
+	if err != nil {
+		return err
+	}
+	c, err := a.citer()
+	if err != nil {
+		return err
+	}
+	ck := &check.Checker{Index: ix, Citer: &c}
+	rep, err := ck.Draft(ctx, d)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		if err := a.writeJSON(rep); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprint(a.io.Out, render.Report(rep))
+		if len(d.Quotations) == 0 && len(d.Citations) == 0 {
+			fmt.Fprintf(a.io.Err, "crossmem: notice: %s (read as %s) has no quotations and no citations\n", o.path, d.Kind)
+		}
+	}
+	if !rep.OK {
+		return exitError{ExitError}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -20,8 +21,15 @@ type importJSON struct {
 	Added   int                     `json:"added"`
 }
 
+// importOptions are import's arguments and flags.
+type importOptions struct {
+	app    *app
+	file   string // a BibTeX, BibLaTeX or CSL-JSON file, "-" for stdin
+	dryRun bool
+}
+
 func newImportCommand(a *app) *cobra.Command {
-	var dryRun bool
+	o := &importOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "import <file.bib|file.json|->",
 		Short: "Add metadata-only entries from a BibTeX, BibLaTeX or CSL-JSON file",
@@ -39,15 +47,17 @@ problem is listed with its line and nothing is imported.
 Exit status: 0 imported (or nothing to do), 1 error, 2 usage error.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			return runImport(cmd, a, argv[0], dryRun)
+			o.file = argv[0]
+			return runImport(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "check the file and show what would be imported, write nothing")
-	cmd.Flags().BoolVar(&a.json, "json", false, "print one JSON object instead of text")
+	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "check the file and show what would be imported, write nothing")
+	a.addJSONFlag(cmd)
 	return cmd
 }
 
-func runImport(cmd *cobra.Command, a *app, file string, dryRun bool) error {
+func runImport(ctx context.Context, o *importOptions) error {
+	a, file, dryRun := o.app, o.file, o.dryRun
 	var data []byte
 	var err error
 	if file == "-" {
@@ -70,7 +80,7 @@ func runImport(cmd *cobra.Command, a *app, file string, dryRun bool) error {
 	if err != nil {
 		return err
 	}
-	out, err := capture.Import(cmd.Context(), lib, entries, capture.ImportOptions{File: file, Pattern: cfg.Pattern, DryRun: dryRun})
+	out, err := capture.Import(ctx, lib, entries, capture.ImportOptions{File: file, Pattern: cfg.Pattern, DryRun: dryRun})
 	if err != nil {
 		return err
 	}
@@ -81,7 +91,7 @@ func runImport(cmd *cobra.Command, a *app, file string, dryRun bool) error {
 		}
 	}
 	if !dryRun {
-		if err := restampChanged(cmd, a, out); err != nil {
+		if err := restampChanged(ctx, a, out); err != nil {
 			return err
 		}
 	}
@@ -114,7 +124,7 @@ func runImport(cmd *cobra.Command, a *app, file string, dryRun bool) error {
 
 // restampChanged rewrites the notes of compiled papers whose metadata or
 // aliases the import changed.
-func restampChanged(cmd *cobra.Command, a *app, out []capture.ImportOutcome) error {
+func restampChanged(ctx context.Context, a *app, out []capture.ImportOutcome) error {
 	lib, err := a.library()
 	if err != nil {
 		return err
@@ -133,11 +143,11 @@ func restampChanged(cmd *cobra.Command, a *app, out []capture.ImportOutcome) err
 		if err != nil || !p.HasNote() {
 			continue
 		}
-		path, err := compile.Restamp(cmd.Context(), lib, p.CiteKey, c)
+		path, err := compile.Restamp(ctx, lib, p.CiteKey, c)
 		if err != nil {
 			return fmt.Errorf("imported, but updating the note of %s failed (run crossmem compile %s): %w", p.CiteKey, p.CiteKey, err)
 		}
-		a.indexNotes(cmd.Context(), path)
+		a.indexNotes(ctx, path)
 	}
 	return nil
 }
