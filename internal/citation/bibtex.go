@@ -109,7 +109,7 @@ func bibtex(it item, opt Options) (string, error) {
 	e.add("series", texEscape(clean(stripTags(it.src.CollectionTitle)), opt))
 	e.add("volume", texEscape(it.volume, opt))
 	e.add("number", texEscape(number, opt))
-	e.add("pages", texEscape(bibtexPages(it.page), opt))
+	e.add("pages", bibtexPages(it.page, opt))
 	e.add(publisherField, texEscape(bibPublisher(it), opt))
 	e.add("address", texEscape(clean(it.src.PublisherPlace), opt))
 	if it.kind == kindThesis || it.kind == kindReport {
@@ -218,7 +218,7 @@ func biblatex(it item, opt Options) (string, error) {
 	}
 	e.add("number", texEscape(number, opt))
 	if e.typ != "online" && e.typ != "misc" && e.typ != "dataset" {
-		e.add("pages", texEscape(bibtexPages(it.page), opt))
+		e.add("pages", bibtexPages(it.page, opt))
 	}
 	if publisherField != "" {
 		e.add(publisherField, texEscape(bibPublisher(it), opt))
@@ -407,15 +407,15 @@ func bibTitle(title string, opt Options) string {
 		start := 0
 		for k, r := range w {
 			if r == '-' || r == '/' {
-				b.WriteString(bibtexWord(w[start:k], sentence[i] && !(starts[i] && first), opt))
-				b.WriteRune(r)
+				writeTeX(&b, bibtexWord(w[start:k], sentence[i] && !(starts[i] && first), opt))
+				writeTeX(&b, string(r))
 				if k > start {
 					first = false
 				}
 				start = k + 1
 			}
 		}
-		b.WriteString(bibtexWord(w[start:], sentence[i] && !(starts[i] && first), opt))
+		writeTeX(&b, bibtexWord(w[start:], sentence[i] && !(starts[i] && first), opt))
 	}
 	return b.String()
 }
@@ -490,8 +490,8 @@ func verbatim(s string) string {
 	return b.String()
 }
 
-// bibtexPages writes page ranges with "--".
-func bibtexPages(p string) string {
+// bibtexPages escapes a page range and writes its dashes as "--".
+func bibtexPages(p string, opt Options) string {
 	if p == "" {
 		return ""
 	}
@@ -500,5 +500,5 @@ func bibtexPages(p string) string {
 	for strings.Contains(p, "--") {
 		p = strings.ReplaceAll(p, "--", "-")
 	}
-	return strings.ReplaceAll(p, "-", "--")
+	return strings.ReplaceAll(texEscape(p, opt), "-", "--")
 }

@@ -12,7 +12,7 @@ import (
 func TestLaTeXEscape(t *testing.T) {
 	tests := []struct{ in, keep, latex string }{
 		{"plain", "plain", "plain"},
-		{`R&D 50% $5 #1 a_b {x} ~ ^ \`, `R\&D 50\% \$5 \#1 a\_b \{x\} \textasciitilde{} \textasciicircum{} \textbackslash{}`, `R\&D 50\% \$5 \#1 a\_b \{x\} \textasciitilde{} \textasciicircum{} \textbackslash{}`},
+		{`R&D 50% $5 #1 a_b {x} ~ ^ \`, `R\&D 50\% \$5 \#1 a\_b \textbraceleft{}x\textbraceright{} \textasciitilde{} \textasciicircum{} \textbackslash{}`, `R\&D 50\% \$5 \#1 a\_b \textbraceleft{}x\textbraceright{} \textasciitilde{} \textasciicircum{} \textbackslash{}`},
 		{"Müller", "Müller", `M{\"u}ller`},
 		{"Straße", "Straße", `Stra{\ss}e`},
 		{"café naïve", "café naïve", `caf{\'e} na{\"\i}ve`},
@@ -102,7 +102,7 @@ func TestBibTitleSentenceCase(t *testing.T) {
 		{"Letter from Birmingham jail", "Letter from {Birmingham} jail"},
 		{"Letter From Birmingham Jail", "Letter From Birmingham Jail"},
 		{"The Structure of Ordinary Water: New data and interpretations", "The Structure of Ordinary Water: New data and interpretations"},
-		{"Open citations with CROCI -- An analysis of Europe", "Open citations with {CROCI} -- An analysis of {Europe}"},
+		{"Open citations with CROCI -- An analysis of Europe", "Open citations with {CROCI} -{}- An analysis of {Europe}"}, // "--" would read back as an en dash,
 		{"Is it? Yes, says Darwin", "Is it? Yes, says {Darwin}"},
 		{"Quantum criticality on a Bethe-lattice", "Quantum criticality on a {Bethe}-lattice"},
 	}

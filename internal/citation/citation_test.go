@@ -523,7 +523,7 @@ func TestBibTeX(t *testing.T) {
 				URL:            "https://example.org/a b%20c",
 			},
 			want: `@article{smith2018bert,
-  title = {{BERT} and {CO2}: 50\% of {R\&D} costs \$5 \#1 in\_situ \{x\} \textasciitilde{} \textasciicircum{} \textbackslash{}},
+  title = {{BERT} and {CO2}: 50\% of {R\&D} costs \$5 \#1 in\_situ \textbraceleft{}x\textbraceright{} \textasciitilde{} \textasciicircum{} \textbackslash{}},
   author = {Smith, III, Amos B. and Müller, Jürgen and {World Health Organization} and {Sheherazade}},
   year = {2018},
   month = dec,

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// texEscape escapes the LaTeX special characters & % $ # _ { } ~ ^ \ of a
+// texEscape escapes the LaTeX special characters & % $ # _ { } ~ ^ ` \ of a
 // BibTeX field value and, with UnicodeLaTeX, writes non-ASCII characters
 // as LaTeX commands (see latexRune).
 func texEscape(s string, opt Options) string {
@@ -18,34 +18,58 @@ func texEscape(s string, opt Options) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
-		case '&', '%', '$', '#', '_', '{', '}':
+		case '&', '%', '$', '#', '_':
 			b.WriteByte('\\')
 			b.WriteRune(r)
+		case '{':
+			// Not \{: BibTeX counts every brace, escaped or not, so a
+			// lone \{ or \} would unbalance (or close) the field.
+			b.WriteString(`\textbraceleft{}`)
+		case '}':
+			b.WriteString(`\textbraceright{}`)
 		case '~':
 			b.WriteString(`\textasciitilde{}`)
 		case '^':
 			b.WriteString(`\textasciicircum{}`)
+		case '`':
+			b.WriteString(`\textasciigrave{}`)
 		case '\\':
 			b.WriteString(`\textbackslash{}`)
 		default:
 			if r >= 0x80 && opt.Unicode == UnicodeLaTeX {
 				if tex, ok := latexRune(r); ok {
-					b.WriteString(tex)
+					writeTeX(&b, tex)
 					continue
 				}
 			}
-			b.WriteRune(r)
+			writeTeX(&b, string(r))
 		}
 	}
 	return b.String()
+}
+
+// writeTeX appends p to b with an empty group between them where the two
+// would form one of TeX's ligatures ("--" an en dash, "''" a closing
+// quote), so that the text reads back as written.
+func writeTeX(b *strings.Builder, p string) {
+	if b.Len() > 0 && p != "" {
+		last := b.String()[b.Len()-1]
+		if (last == '-' || last == '\'') && p[0] == last {
+			b.WriteString("{}")
+		}
+	}
+	b.WriteString(p)
 }
 
 // isASCIIClean reports whether s has neither a LaTeX special character nor
 // a non-ASCII character.
 func isASCIIClean(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 || strings.IndexByte(`&%$#_{}~^\`, s[i]) >= 0 {
+		if s[i] >= 0x80 || strings.IndexByte("&%$#_{}~^\\`", s[i]) >= 0 {
 			return false
+		}
+		if i > 0 && (s[i] == '-' || s[i] == '\'') && s[i-1] == s[i] {
+			return false // a ligature to break (writeTeX)
 		}
 	}
 	return true

@@ -290,7 +290,7 @@ var symbols = map[string]string{
 	"guillemotleft": "«", "guillemotright": "»", "guillemetleft": "«",
 	"guillemetright": "»", "guilsinglleft": "‹", "guilsinglright": "›",
 	"textless": "<", "textgreater": ">", "textbackslash": "\\",
-	"textasciitilde": "~", "textasciicircum": "^", "textunderscore": "_",
+	"textasciitilde": "~", "textasciicircum": "^", "textasciigrave": "`", "textunderscore": "_",
 	"textbar": "|", "textbraceleft": "{", "textbraceright": "}",
 	"textdollar": "$", "textexclamdown": "¡", "textquestiondown": "¿",
 	"LaTeX": "LaTeX", "TeX": "TeX", "BibTeX": "BibTeX", "LaTeXe": "LaTeX2ε",
