@@ -49,7 +49,7 @@ func texEscape(s string, opt Options) string {
 }
 
 // writeTeX appends p to b with an empty group between them where the two
-// would form one of TeX's ligatures ("--" an en dash, "”" a closing
+// would form one of TeX's ligatures ("--" an en dash, two apostrophes a closing
 // quote), so that the text reads back as written.
 func writeTeX(b *strings.Builder, p string) {
 	if b.Len() > 0 && p != "" {
