@@ -22,6 +22,7 @@ type compileOptions struct {
 type compileJSON struct {
 	CiteKey         string           `json:"cite_key"`
 	Note            string           `json:"note"`
+	Damage          string           `json:"pdf_damage,omitempty"`
 	Chunks          int              `json:"chunks"`
 	Pages           int              `json:"pages"`
 	UnquotablePages []unquotableJSON `json:"unquotable_pages"`
@@ -131,6 +132,9 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 		return err
 	}
 	a.indexNotes(ctx, res.Path)
+	if res.Damage != "" {
+		fmt.Fprintf(a.io.Err, "crossmem: warning: the PDF of %s is damaged (%s); pdfium repaired it and text may be missing from the note\ncrossmem: hint: download the PDF again and capture the complete copy\n", paper.CiteKey, res.Damage)
+	}
 	for _, u := range res.Unquotable {
 		fmt.Fprintf(a.io.Err, "crossmem: notice: page %d of %s: %s; it produces no quotes\n", u.Page, paper.CiteKey, u.Reason)
 	}
@@ -139,7 +143,7 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 		fmt.Fprintf(a.io.Err, "crossmem: notice: the model could not annotate %d chunks (first error: %v)\n", res.Failed, res.LLMError)
 	}
 	if a.json {
-		out := compileJSON{CiteKey: paper.CiteKey, Note: res.Path, Chunks: len(res.Note.Chunks), Pages: res.Note.Front.Pages, UnquotablePages: []unquotableJSON{}, LLM: info}
+		out := compileJSON{CiteKey: paper.CiteKey, Note: res.Path, Damage: res.Damage, Chunks: len(res.Note.Chunks), Pages: res.Note.Front.Pages, UnquotablePages: []unquotableJSON{}, LLM: info}
 		for _, u := range res.Unquotable {
 			out.UnquotablePages = append(out.UnquotablePages, unquotableJSON{u.Page, u.Reason})
 		}

@@ -69,6 +69,9 @@ type Result struct {
 	Annotated, Reused, Failed int
 	// LLMError is the first annotation error, if any.
 	LLMError error
+	// Damage says why pdfium had to repair the PDF (pdf.Damage): text may
+	// be missing from the note. Empty for a sound file.
+	Damage string
 }
 
 // Run compiles the paper with cite key (or alias) key in lib. Errors:
@@ -106,7 +109,7 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 		n.Front.UnquotablePages = append(n.Front.UnquotablePages, note.Unquotable{Page: u.Page, Reason: u.Reason})
 	}
 
-	res := &Result{Note: n, Path: paper.NotePath, Unquotable: built.Unquotable}
+	res := &Result{Note: n, Path: paper.NotePath, Unquotable: built.Unquotable, Damage: pdf.Damage(data)}
 	reuseAnnotations(paper.NotePath, n.Chunks, res)
 	if opts.Annotator != nil {
 		annotate(ctx, opts, n, res)

@@ -70,7 +70,8 @@ type Engine struct {
 // Open starts pdfium. ctx bounds the start-up only.
 func Open(ctx context.Context, opts Options) (*Engine, error) {
 	// pdfium.wasm of go-pdfium ≥ 1.21 uses WebAssembly exception handling.
-	rc := wazero.NewRuntimeConfig().WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling)
+	rc := wazero.NewRuntimeConfig().WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
+		WithMemoryLimitPages(MemoryLimitPages)
 	if opts.CacheDir != "" {
 		if err := os.MkdirAll(opts.CacheDir, 0o755); err == nil {
 			if cache, err := wazero.NewCompilationCacheWithDir(opts.CacheDir); err == nil {
@@ -150,8 +151,15 @@ func (e *Engine) OpenFile(path string) (*Document, error) {
 }
 
 // OpenBytes opens a PDF held in memory. data must not be modified while the
-// document is open. Errors are as for OpenFile.
+// document is open. Errors are as for OpenFile, plus a *LimitError for a
+// stream that inflates past MaxStreamBytes.
 func (e *Engine) OpenBytes(data []byte) (*Document, error) {
+	if !IsPDF(data) {
+		return nil, ErrNotPDF
+	}
+	if err := checkStreams(data); err != nil {
+		return nil, err
+	}
 	return e.open(e.inst, data)
 }
 
@@ -354,15 +362,11 @@ func (d *Document) Page(n int) (*Page, error) {
 		p.Rotation = int(rot.PageRotation) * 90
 	}
 
-	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: pageReq})
+	tp, cc, err := d.loadText(n, pageReq)
 	if err != nil {
-		return nil, fmt.Errorf("load text of page %d: %w", n, err)
+		return nil, err
 	}
 	defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
-	cc, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
-	if err != nil {
-		return nil, fmt.Errorf("count characters of page %d: %w", n, err)
-	}
 
 	fontIndex := map[Font]int{}
 	p.Chars = make([]Char, 0, cc.Count)
@@ -478,15 +482,11 @@ func (d *Document) PageText(n int) (string, error) {
 	}
 	inst := d.inst
 	pageReq := requests.Page{ByIndex: &requests.PageByIndex{Document: d.ref, Index: n - 1}}
-	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: pageReq})
-	if err != nil {
-		return "", fmt.Errorf("load text of page %d: %w", n, err)
-	}
-	defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
-	cc, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
+	tp, cc, err := d.loadText(n, pageReq)
 	if err != nil {
 		return "", err
 	}
+	defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
 	if cc.Count == 0 {
 		return "", nil
 	}

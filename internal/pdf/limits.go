@@ -1,0 +1,229 @@
+package pdf
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+
+	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/responses"
+)
+
+// Resource limits (docs/limits.md). A PDF over one is refused with a
+// *LimitError (errors.Is(err, ErrTooLarge)) before pdfium spends the
+// memory: a small crafted file can otherwise make pdfium allocate
+// gigabytes.
+const (
+	// MaxStreamBytes bounds the inflated size of one stream other than an
+	// image (pdfium never decodes images to read text): 64 MiB. A page's
+	// content stream is rarely over 1 MiB, a font over 10 MiB. Checked in
+	// Go, in constant memory, before pdfium sees the file.
+	MaxStreamBytes = 64 << 20
+	// MaxStreamOps bounds the operators of one content stream (a page's
+	// or a form's): 1,000,000. Checked in Go with the inflation above;
+	// pdfium needs about 1 KB per object it builds from them.
+	MaxStreamOps = 1_000_000
+	// MaxPageObjects bounds the graphics objects (text runs, paths,
+	// images) of one page: 250,000. A dense page has a few thousand, a
+	// dense vector plot tens of thousands.
+	MaxPageObjects = 250_000
+	// MaxPageChars bounds the characters of one page's text layer:
+	// 100,000 (a dense page has ~6,000).
+	MaxPageChars = 100_000
+	// MemoryLimitPages bounds each pdfium instance's WebAssembly memory, in
+	// 64 KiB pages: 16,384 (1 GiB). It is the backstop for what the checks
+	// above cannot see; pdfium fails (an error, not a crash) past it.
+	MemoryLimitPages = 16_384
+)
+
+// ErrTooLarge is what every *LimitError is (errors.Is).
+var ErrTooLarge = errors.New("PDF over a resource limit")
+
+// LimitError is a PDF over one of the limits above.
+type LimitError struct {
+	What  string // "stream 12 0 obj", "page 3"
+	Unit  string // "bytes inflated", "objects", "characters"
+	Got   int64  // at least this many (counting stops past the limit)
+	Limit int64
+}
+
+func (e *LimitError) Error() string {
+	limit := fmt.Sprintf("%d %s", e.Limit, e.Unit)
+	if e.Unit == "bytes inflated" && e.Limit%(1<<20) == 0 {
+		limit = fmt.Sprintf("%d MiB inflated", e.Limit>>20)
+	}
+	return fmt.Sprintf("%s has more than %s (crossmem's limit, docs/limits.md): the PDF is malformed or hostile and is not read", e.What, limit)
+}
+
+func (e *LimitError) Unwrap() error { return ErrTooLarge }
+
+var (
+	streamKeyword = regexp.MustCompile(`>>\s*stream(\r\n|\n|\r)`)
+	objHeader     = regexp.MustCompile(`(\d+)\s+(\d+)\s+obj\b`)
+	imageSubtype  = regexp.MustCompile(`/Subtype\s*/Image\b`)
+	// notContent marks the dictionaries of streams that are not content
+	// streams: fonts, object and cross-reference streams, metadata, CMaps.
+	notContent = regexp.MustCompile(`/Length[123]\b|/Subtype\s*/(Type1C|CIDFontType0C|OpenType|XML)\b|/Type\s*/(ObjStm|XRef|Metadata|CMap|EmbeddedFile)\b`)
+)
+
+// checkStreams inflates every zlib (FlateDecode) stream of data that is not
+// an image, counting bytes into nothing, and returns a *LimitError for the
+// first that inflates past MaxStreamBytes (through up to two chained
+// FlateDecode filters). It does not trust /Length: a stream runs to the
+// next "endstream". Streams that are not zlib data are left to pdfium.
+func checkStreams(data []byte) error {
+	for _, m := range streamKeyword.FindAllSubmatchIndex(data, -1) {
+		start := m[1]
+		end := bytes.Index(data[start:], []byte("endstream"))
+		if end < 0 {
+			end = len(data) - start
+		}
+		body := data[start : start+end]
+		if !isZlib(body) {
+			continue
+		}
+		// The stream's dictionary: from its "N G obj" header to "stream".
+		dictStart := max(0, m[0]-4096)
+		head := data[dictStart:m[0]]
+		what := "a stream"
+		if hs := objHeader.FindAllSubmatch(head, -1); len(hs) > 0 {
+			h := hs[len(hs)-1]
+			what = fmt.Sprintf("stream %s %s obj", h[1], h[2])
+			head = head[bytes.LastIndex(head, h[0]):]
+		}
+		if imageSubtype.Match(head) {
+			continue
+		}
+		content := !notContent.Match(head)
+		n, ops := inflatedSize(body, MaxStreamBytes, content)
+		if n > MaxStreamBytes {
+			return &LimitError{What: what, Unit: "bytes inflated", Got: n, Limit: MaxStreamBytes}
+		}
+		if ops > MaxStreamOps {
+			return &LimitError{What: what, Unit: "operators", Got: ops, Limit: MaxStreamOps}
+		}
+	}
+	return nil
+}
+
+// isZlib reports whether b starts with a zlib header for deflate data.
+func isZlib(b []byte) bool {
+	return len(b) >= 2 && b[0]&0x0F == 8 && b[0]>>4 <= 7 && (uint(b[0])<<8|uint(b[1]))%31 == 0
+}
+
+// inflatedSize returns how many bytes b inflates to, counting at most
+// limit+1; when the output is zlib data again (a chained FlateDecode), the
+// larger of the two layers. With ops, it also counts the content-stream
+// operators of the output (see opCounter).
+func inflatedSize(b []byte, limit int64, ops bool) (size, nops int64) {
+	r, err := zlib.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return 0, 0
+	}
+	defer r.Close()
+	first := &countingReader{r: io.LimitReader(r, limit+1)}
+	br := bufio.NewReader(first)
+	var second int64
+	if head, _ := br.Peek(2); isZlib(head) {
+		if r2, err := zlib.NewReader(br); err == nil {
+			second, _ = io.Copy(io.Discard, io.LimitReader(r2, limit+1))
+			r2.Close()
+		}
+	}
+	var sink io.Writer = io.Discard
+	oc := &opCounter{}
+	if ops {
+		sink = oc
+	}
+	io.Copy(sink, br) // the rest of the first layer (bounded above)
+	return max(first.n, second), oc.n
+}
+
+// opCounter counts the operators of a content stream written to it: runs
+// of letters (and the ' and " operators) outside strings, names, hex
+// strings and comments. Numbers, names and strings are operands.
+type opCounter struct {
+	n                   int64
+	inWord, inName      bool
+	strDepth            int  // inside ( ), nesting
+	escaped, hex, comnt bool // after \ in a string; inside < >; after %
+}
+
+func (c *opCounter) Write(p []byte) (int, error) {
+	for _, b := range p {
+		switch {
+		case c.comnt:
+			c.comnt = b != '\n' && b != '\r'
+		case c.strDepth > 0:
+			switch {
+			case c.escaped:
+				c.escaped = false
+			case b == '\\':
+				c.escaped = true
+			case b == '(':
+				c.strDepth++
+			case b == ')':
+				c.strDepth--
+			}
+		case c.hex:
+			c.hex = b != '>'
+		default:
+			word := b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '*' || b == '\'' || b == '"'
+			if word && !c.inWord && !c.inName {
+				c.n++
+			}
+			switch {
+			case b == '/':
+				c.inName = true
+			case b == '(':
+				c.strDepth, c.inName = 1, false
+			case b == '<':
+				c.hex, c.inName = true, false
+			case b == '%':
+				c.comnt, c.inName = true, false
+			case b == ' ' || b == '\n' || b == '\r' || b == '\t' || b == '\f' || b == 0 || b == '[' || b == ']' || b == '>' || b == '{' || b == '}':
+				c.inName = false
+			}
+			c.inWord = word || (c.inWord && b >= '0' && b <= '9')
+		}
+	}
+	return len(p), nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// loadText loads the text page of page n (1-based) after checking its
+// object count, and checks its character count: a *LimitError past
+// MaxPageObjects or MaxPageChars. The caller closes the text page.
+func (d *Document) loadText(n int, pageReq requests.Page) (*responses.FPDFText_LoadPage, *responses.FPDFText_CountChars, error) {
+	inst := d.inst
+	if oc, err := inst.FPDFPage_CountObjects(&requests.FPDFPage_CountObjects{Page: pageReq}); err == nil && oc.Count > MaxPageObjects {
+		return nil, nil, &LimitError{What: fmt.Sprintf("page %d", n), Unit: "objects", Got: int64(oc.Count), Limit: MaxPageObjects}
+	}
+	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: pageReq})
+	if err != nil {
+		return nil, nil, fmt.Errorf("load text of page %d: %w", n, err)
+	}
+	cc, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
+	if err == nil && cc.Count > MaxPageChars {
+		err = &LimitError{What: fmt.Sprintf("page %d", n), Unit: "characters", Got: int64(cc.Count), Limit: MaxPageChars}
+	}
+	if err != nil {
+		inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
+		return nil, nil, fmt.Errorf("count characters of page %d: %w", n, err)
+	}
+	return tp, cc, nil
+}

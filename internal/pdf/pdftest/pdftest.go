@@ -1,0 +1,99 @@
+// Package pdftest writes small PDFs at test time: well-formed one-page
+// documents around a content stream of the caller's choice, and the
+// hostile ones of the reliability suite (a flate bomb, a page of many
+// text operations, a truncated file).
+package pdftest
+
+import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"strings"
+)
+
+// Doc returns a one-page PDF (US Letter, Helvetica as /F1) whose page
+// content is content, written with /FlateDecode when compressed is true.
+func Doc(content []byte, compressed bool) []byte {
+	stream, filter := content, ""
+	if compressed {
+		var b bytes.Buffer
+		w, _ := zlib.NewWriterLevel(&b, zlib.DefaultCompression)
+		w.Write(content)
+		w.Close()
+		stream, filter = b.Bytes(), " /Filter /FlateDecode"
+	}
+	return build(stream, filter)
+}
+
+// build writes the document around one content stream, already encoded.
+func build(stream []byte, filter string) []byte {
+	var b bytes.Buffer
+	var offsets []int
+	obj := func(body string) {
+		offsets = append(offsets, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
+	}
+	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>")
+	offsets = append(offsets, b.Len())
+	fmt.Fprintf(&b, "4 0 obj\n<< /Length %d%s >>\nstream\n", len(stream), filter)
+	b.Write(stream)
+	b.WriteString("\nendstream\nendobj\n")
+	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
+	for _, o := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
+	return b.Bytes()
+}
+
+// Text returns a page content stream that shows each line at 12 pt from
+// the top of the page down.
+func Text(lines ...string) []byte {
+	var b strings.Builder
+	b.WriteString("BT /F1 12 Tf 72 720 Td 14 TL\n")
+	for _, l := range lines {
+		l = strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`).Replace(l)
+		fmt.Fprintf(&b, "(%s) Tj T*\n", l)
+	}
+	b.WriteString("ET\n")
+	return []byte(b.String())
+}
+
+// FlateBomb returns a one-page PDF whose content stream inflates to
+// inflated bytes of white space (legal in a content stream): about
+// inflated/1000 bytes on disk (1 GiB gives ~1 MB).
+func FlateBomb(inflated int64) []byte {
+	var b bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&b, zlib.BestCompression)
+	w.Write(Text("A page with a very long content stream."))
+	block := bytes.Repeat([]byte{' '}, 1<<20)
+	for n := inflated; n > 0; n -= int64(len(block)) {
+		w.Write(block[:min(int64(len(block)), n)])
+	}
+	w.Close()
+	return build(b.Bytes(), " /Filter /FlateDecode")
+}
+
+// TextOps returns a one-page PDF whose content stream shows n one-letter
+// strings, each placed by its own text matrix (n = 300,000: a few MB of
+// content, a few hundred KB compressed).
+func TextOps(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("BT /F1 1 Tf\n")
+	for i := range n {
+		fmt.Fprintf(&b, "1 0 0 1 %d %d Tm (x) Tj\n", 20+i%570, 20+(i/570)%750)
+	}
+	b.WriteString("ET\n")
+	return Doc(b.Bytes(), true)
+}
+
+// Truncate returns the first frac (0..1) of data: a PDF cut short, as an
+// interrupted download leaves it.
+func Truncate(data []byte, frac float64) []byte {
+	return append([]byte(nil), data[:int(float64(len(data))*frac)]...)
+}
