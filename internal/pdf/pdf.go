@@ -503,11 +503,24 @@ func (d *Document) PageText(n int) (string, error) {
 // of pages done and the total. It returns ErrNotPDF or ErrEncrypted like
 // OpenBytes, and stops at the first page error or when ctx is done.
 func (e *Engine) Pages(ctx context.Context, data []byte, progress func(done, total int)) ([]*Page, error) {
+	pages, _, err := e.Read(ctx, data, progress)
+	return pages, err
+}
+
+// Read is Pages plus the document's own structure (outline and page
+// labels, see Document.Structure), read from the same open document.
+func (e *Engine) Read(ctx context.Context, data []byte, progress func(done, total int)) ([]*Page, Structure, error) {
 	first, err := e.OpenBytes(data)
 	if err != nil {
-		return nil, err
+		return nil, Structure{}, err
 	}
 	defer first.Close()
+	st := first.Structure()
+	pages, err := e.readPages(ctx, first, data, progress)
+	return pages, st, err
+}
+
+func (e *Engine) readPages(ctx context.Context, first *Document, data []byte, progress func(done, total int)) ([]*Page, error) {
 	n := first.NumPages()
 	docs := []*Document{first}
 	for len(docs) < min(e.workers, n) {
