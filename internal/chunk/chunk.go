@@ -46,9 +46,16 @@ type Chunk struct {
 	Text string
 	// Page is the 1-based page number.
 	Page int
-	// Section is the text of the heading of the section the chunk is in
-	// (a heading's own text for heading chunks); "" before any heading.
+	// PageLabel is the page's printed label as the PDF declares it
+	// (/PageLabels: "46", "xii", "A-3"); "" when the PDF declares none.
+	PageLabel string
+	// Section is the title of the innermost section the chunk is in (a
+	// heading's own text for heading chunks); "" before any heading.
 	Section string
+	// SectionPath holds the titles of the sections the chunk is in, from
+	// the outermost to the innermost (the last is Section); nil before any
+	// heading.
+	SectionPath []string
 	// BBox is [x0, y0, x1, y1] in PDF points, origin at the bottom-left
 	// corner of the page's CropBox, y growing upward.
 	BBox [4]float64
