@@ -171,8 +171,8 @@ type fileResult struct {
 	name  string
 	pages int
 	// outline
-	outlineEntries, outlineUsable int
-	sections                      ratio // body paragraphs with the right section
+	outlineEntries, outlineUsable   int
+	sections                        ratio // body paragraphs with the right section
 	outlineHeadPrec, outlineHeadRec ratio
 	// docling
 	doclingHeadPrec, doclingHeadRec ratio
