@@ -81,6 +81,7 @@ type options struct {
 	furniture bool
 	only      string
 	strict    bool
+	chunks    bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -92,6 +93,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.furniture, "furniture", false, "list every furniture chunk (page_header, page_footer, margin)")
 	fs.StringVar(&o.only, "only", "", "measure only this file (base name)")
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 when an acceptance threshold is not met")
+	fs.BoolVar(&o.chunks, "chunks", false, "print every chunk (type, id, section, text) of the files measured")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -126,7 +128,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if o.only != "" && name != o.only {
 			continue
 		}
-		r, err := measure(e, f, gtDir)
+		r, err := measure(e, f, gtDir, o.chunks, stdout)
 		if err != nil {
 			fmt.Fprintf(stderr, "structure: %s: %v\n", name, err)
 			failed = true
@@ -194,7 +196,7 @@ func (r *fileResult) miss(format string, args ...any) {
 	r.misses = append(r.misses, fmt.Sprintf(format, args...))
 }
 
-func measure(e *pdf.Engine, path, gtDir string) (*fileResult, error) {
+func measure(e *pdf.Engine, path, gtDir string, dump bool, w io.Writer) (*fileResult, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -205,6 +207,11 @@ func measure(e *pdf.Engine, path, gtDir string) (*fileResult, error) {
 	}
 	name := filepath.Base(path)
 	r := &fileResult{name: name, pages: res.Pages}
+	if dump {
+		for _, c := range res.Chunks {
+			fmt.Fprintf(w, "%-11s %-10s %-5s [%s] %s\n", c.Type, c.ID, c.PageLabel, strings.Join(c.SectionPath, " > "), oneLine(c.Text))
+		}
+	}
 	sizes, err := pageSizes(path)
 	if err != nil {
 		return nil, err

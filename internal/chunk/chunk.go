@@ -18,17 +18,25 @@ import (
 	"github.com/crossmem/crossmem/internal/layout"
 )
 
-// Chunk types. They extend the block kinds of internal/layout.
+// Chunk types: the block kinds of internal/layout.
 const (
-	TypeHeading   = "heading"
-	TypeParagraph = "paragraph"
-	TypeFigure    = "figure" // figure caption
-	TypeTable     = "table"  // table caption
-	// TypePageHeader and TypePageFooter are running heads, page numbers
-	// and similar single lines in the top or bottom margin.
-	TypePageHeader = "page_header"
-	TypePageFooter = "page_footer"
+	TypeHeading   = string(layout.Heading)
+	TypeParagraph = string(layout.Paragraph)
+	TypeFigure    = string(layout.Figure) // figure caption
+	TypeTable     = string(layout.Table)  // table caption
+	TypeListItem  = string(layout.ListItem)
+	TypeFootnote  = string(layout.Footnote)
+	TypeReference = string(layout.Reference) // one bibliography entry
+	// TypePageHeader, TypePageFooter and TypeMarginNote are page
+	// furniture: running heads, page numbers, banners and stamps.
+	TypePageHeader = string(layout.PageHeader)
+	TypePageFooter = string(layout.PageFooter)
+	TypeMarginNote = string(layout.MarginNote)
 )
+
+// IsFurniture reports whether a chunk type is page furniture, which search
+// leaves out unless asked.
+func IsFurniture(typ string) bool { return layout.Kind(typ).Furniture() }
 
 // PageSeparator joins the texts of a page's chunks into the page text that
 // byte ranges index.
@@ -65,6 +73,10 @@ type Chunk struct {
 	// the page text, which is the page's chunk texts in note order joined
 	// by PageSeparator.
 	ByteRange [2]int
+	// Continues is the ID of the chunk this one continues when a column or
+	// page break cuts a paragraph in two (the earlier chunk ends
+	// mid-sentence); "" otherwise. A quotation may span the two.
+	Continues string
 	// Paraphrase and Implication are advisory text written by a language
 	// model; empty when none was generated. They are never quoted.
 	Paraphrase  string
@@ -91,14 +103,18 @@ type Result struct {
 }
 
 // Build chunks laid-out pages (in page order). Pages that Assess rejects
-// contribute no chunks and are listed in Result.Unquotable.
+// contribute no chunks and are listed in Result.Unquotable. A block that
+// opens a section (layout.Block.Section) starts it: the section path keeps
+// the enclosing sections of lower level.
 func Build(pages []*layout.Page) Result {
 	res := Result{Pages: len(pages)}
-	var sec section
+	var stack []section // open sections, outermost first
 	counters := map[string]int{}
+	var prevBody string // id of the last body chunk, for Continues
 	for _, p := range pages {
 		if ok, reason := Assess(p); !ok {
 			res.Unquotable = append(res.Unquotable, Unquotable{Page: p.Number, Reason: reason})
+			prevBody = ""
 			continue
 		}
 		offset := 0
@@ -108,25 +124,51 @@ func Build(pages []*layout.Page) Result {
 			if text == "" || !Quotable(text) {
 				continue
 			}
-			typ := string(b.Kind)
-			if b.Kind == layout.Heading {
-				sec = sec.enter(text)
+			if b.Section != nil && !b.Kind.Furniture() {
+				for len(stack) > 0 && stack[len(stack)-1].level >= b.Section.Level {
+					stack = stack[:len(stack)-1]
+				}
+				var outer section
+				if len(stack) > 0 {
+					outer = stack[len(stack)-1]
+				}
+				next := outer.enter(b.Section.Title)
+				next.level = b.Section.Level
+				stack = append(stack, next)
 			}
-			prefix := fmt.Sprintf("p%ds%s", p.Number, sec.label)
+			label := "0"
+			var path []string
+			for _, s := range stack {
+				path = append(path, s.title)
+			}
+			if n := len(stack); n > 0 {
+				label = stack[n-1].label
+			}
+			prefix := fmt.Sprintf("p%ds%s", p.Number, label)
 			counters[prefix]++
 			if !first {
 				offset += len(PageSeparator)
 			}
 			first = false
 			c := Chunk{
-				ID:         fmt.Sprintf("%sc%d", prefix, counters[prefix]),
-				Type:       typ,
-				Text:       text,
-				Page:       p.Number,
-				Section:    sec.title,
-				BBox:       [4]float64{round2(b.Box.X0), round2(b.Box.Y0), round2(b.Box.X1), round2(b.Box.Y1)},
-				TextSHA256: Hash(text),
-				ByteRange:  [2]int{offset, offset + len(text)},
+				ID:          fmt.Sprintf("%sc%d", prefix, counters[prefix]),
+				Type:        string(b.Kind),
+				Text:        text,
+				Page:        p.Number,
+				PageLabel:   p.Label,
+				SectionPath: path,
+				BBox:        [4]float64{round2(b.Box.X0), round2(b.Box.Y0), round2(b.Box.X1), round2(b.Box.Y1)},
+				TextSHA256:  Hash(text),
+				ByteRange:   [2]int{offset, offset + len(text)},
+			}
+			if len(path) > 0 {
+				c.Section = path[len(path)-1]
+			}
+			if b.Continues && prevBody != "" {
+				c.Continues = prevBody
+			}
+			if !b.Kind.Furniture() && !b.Rotated && b.Kind != layout.Heading {
+				prevBody = c.ID
 			}
 			offset += len(text)
 			res.Chunks = append(res.Chunks, c)
@@ -158,11 +200,12 @@ func round2(f float64) float64 {
 	return float64(int64(f*100+0.5)) / 100
 }
 
-// section tracks the current section while walking the document.
+// section tracks an open section while walking the document.
 type section struct {
 	title string
 	label string // "0" when unnumbered
 	major string // label of the enclosing numbered top-level section
+	level int
 }
 
 var (

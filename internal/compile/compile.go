@@ -227,16 +227,11 @@ func Extract(ctx context.Context, e *pdf.Engine, data []byte, progress func(stag
 	if progress != nil {
 		pp = func(done, total int) { progress("page", done, total) }
 	}
-	pages, err := e.Pages(ctx, data, pp)
+	pages, structure, err := e.Read(ctx, data, pp)
 	if err != nil {
 		return chunk.Result{}, err
 	}
-	st := layout.DocumentStats(pages)
-	laid := make([]*layout.Page, len(pages))
-	for i, p := range pages {
-		laid[i] = layout.Analyze(p, st)
-	}
-	return chunk.Build(laid), nil
+	return chunk.Build(layout.Document(pages, structure)), nil
 }
 
 // reuseAnnotations copies paraphrase and implication from the existing

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -318,7 +319,7 @@ func TestRekeyRestampsNote(t *testing.T) {
 	if bib, ok := n.Citation("BibTeX"); !ok || !strings.Contains(bib, "shen2023beyond") {
 		t.Errorf("BibTeX citation = %q, want the new key", bib)
 	}
-	if len(n.Chunks) != 1 || n.Chunks[0] != old.Chunks[0] {
+	if len(n.Chunks) != 1 || !reflect.DeepEqual(n.Chunks[0], old.Chunks[0]) {
 		t.Errorf("chunks = %+v, want them unchanged", n.Chunks)
 	}
 
@@ -331,7 +332,7 @@ func TestRekeyRestampsNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ = os.ReadFile(path)
-	if n, err := note.Parse(data); err != nil || n.Front.Title != "A new title" || n.Chunks[0] != old.Chunks[0] {
+	if n, err := note.Parse(data); err != nil || n.Front.Title != "A new title" || !reflect.DeepEqual(n.Chunks[0], old.Chunks[0]) {
 		t.Errorf("restamped note: %v %+v", err, n)
 	}
 }

@@ -36,19 +36,53 @@ const (
 	Heading   Kind = "heading"
 	Figure    Kind = "figure" // a figure caption ("Figure 3: ...")
 	Table     Kind = "table"  // a table caption ("Table 2: ...")
-	// PageHeader and PageFooter are single lines in the top or bottom
-	// margin above or below everything else: running heads, page numbers.
+	ListItem  Kind = "list_item" // one item of a bulleted or numbered list
+	Footnote  Kind = "footnote"  // a footnote at the foot of a page
+	Reference Kind = "reference" // one entry of a bibliography
+	// PageHeader, PageFooter and MarginNote are page furniture: running
+	// heads, page numbers, journal banners and stamps at the top, at the
+	// bottom or in a side margin of the page (text set up the margin, such
+	// as the arXiv identifier), found by position and repetition across
+	// pages (see Document).
 	PageHeader Kind = "page_header"
 	PageFooter Kind = "page_footer"
+	MarginNote Kind = "margin_note"
 )
 
-// Block is a paragraph, heading or caption: one or more lines in reading
-// order.
+// Furniture reports whether k is page furniture (PageHeader, PageFooter,
+// MarginNote): never a section, left out of search by default.
+func (k Kind) Furniture() bool { return k == PageHeader || k == PageFooter || k == MarginNote }
+
+// Block is a paragraph, heading, caption, list item, footnote, reference
+// or piece of furniture: one or more lines in reading order.
 type Block struct {
 	Kind  Kind
 	Lines []*Line
 	// Box covers all lines, PDF points, origin bottom-left of the CropBox.
 	Box pdf.Rect
+	// Section is set on a block where a section begins: a heading, or a
+	// paragraph that opens with a run-in heading named by the outline.
+	Section *Section
+	// Continues is true when the block continues the previous body block
+	// of the document, from which a column or page break separates it (the
+	// previous one ends mid-sentence, this one starts in lower case).
+	Continues bool
+	// Rotated is true for text whose baseline is not the page's main
+	// orientation (a margin stamp, a turned table).
+	Rotated bool
+}
+
+// Section describes the section a block opens.
+type Section struct {
+	// Title is the heading's text on one line (a run-in heading's outline
+	// title).
+	Title string
+	// Level is the depth: 1 for top-level sections, 2 for their
+	// subsections, and so on.
+	Level int
+	// FromOutline is true when the PDF's outline names this section; false
+	// for a heading found by typography alone.
+	FromOutline bool
 }
 
 // Text returns the block's lines joined by "\n".
@@ -75,6 +109,11 @@ type Page struct {
 	Blocks []*Block // in reading order
 	// Chars counts the characters with a Unicode value on the page.
 	Chars int
+	// Width and Height are the CropBox's, in points.
+	Width, Height float64
+	// Label is the printed page label the PDF declares ("46", "xii"); ""
+	// when it declares none. Set by Document.
+	Label string
 }
 
 // Stats holds document-wide measures that make per-page decisions
@@ -146,16 +185,17 @@ func (st Stats) boldFonts(fonts []pdf.Font) []bool {
 
 // Analyze lays out one page.
 func Analyze(p *pdf.Page, st Stats) *Page {
-	out := &Page{Number: p.Number}
+	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height}
 	for _, c := range p.Chars {
 		if c.Rune != 0 && !c.Generated && !isSpace(c.Rune) {
 			out.Chars++
 		}
 	}
 	bold := st.boldFonts(p.Fonts)
-	for _, g := range orientations(p) {
+	for gi, g := range orientations(p) {
 		blocks := analyzeFrame(g.chars, bold, g.extent, st)
 		for _, b := range blocks {
+			b.Rotated = gi > 0 && g.quarter != 0
 			b.Box = g.back(b.Box)
 			for _, l := range b.Lines {
 				l.Box = g.back(l.Box)

@@ -1,0 +1,728 @@
+package layout
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/crossmem/crossmem/internal/editdist"
+	"github.com/crossmem/crossmem/internal/pdf"
+)
+
+// Document lays out every page of a PDF and decides what needs the whole
+// document:
+//
+//  1. page furniture, by position and repetition (furniture);
+//  2. sections: from the PDF's outline where it has one that matches the
+//     headings on the pages (applyOutline), else from typography with
+//     rejection rules (typographicSections);
+//  3. bibliography entries, footnotes and list items (kinds);
+//  4. paragraphs that a column or page break interrupts (continuations).
+//
+// s is what the PDF says about itself (pdf.Document.Structure); its page
+// labels are copied to the pages.
+func Document(pages []*pdf.Page, s pdf.Structure) []*Page {
+	st := DocumentStats(pages)
+	out := make([]*Page, len(pages))
+	for i, p := range pages {
+		out[i] = Analyze(p, st)
+		if i < len(s.Labels) {
+			out[i].Label = s.Labels[i]
+		}
+	}
+	furniture(out, st)
+	if !applyOutline(out, s.Outline) {
+		typographicSections(out, st)
+	}
+	kinds(out, st)
+	continuations(out)
+	return out
+}
+
+// ---------------------------------------------------------------- furniture
+
+// Furniture zones: the share of the page height at the top and bottom, and
+// of the width at each side, where running heads, page numbers and stamps
+// are looked for.
+const (
+	furnitureZone = 0.10
+	sideZone      = 0.09
+)
+
+var (
+	pageNumberText = regexp.MustCompile(`^(?i:(page|p\.|s\.|seite)\s*)?[-–—(]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—)]?(\s*(of|/|von)\s*[0-9]{1,4})?$`)
+	digitsRe       = regexp.MustCompile(`[0-9]+`)
+)
+
+// furnitureKey is a block's text with white space collapsed, lower case
+// and digits masked, so that "Page 3" and "Page 4" or a running head with
+// its page number compare equal.
+func furnitureKey(text string) string {
+	return digitsRe.ReplaceAllString(strings.ToLower(strings.Join(strings.Fields(text), " ")), "#")
+}
+
+// furniture marks page furniture:
+//
+//   - a short block (at most two lines) in the top or bottom 10 % of the
+//     page whose text, digits masked, recurs in the same zone on at least
+//     two pages (three in documents of more than four pages): running
+//     heads, journal banners, footers with page numbers;
+//   - a block in those zones that is a page number ("12", "xii", "- 3 -",
+//     "Page 3 of 9") and lies above or below the rest of its column;
+//   - rotated text wholly in a side margin, outside the horizontal extent
+//     of the page's body text (the arXiv stamp, "Downloaded from …"), and
+//     any block whose text recurs at the same place on at least three
+//     pages and half the document;
+//   - a block the page-level pass put in the header or footer (a single
+//     line above or below everything else) on a one-page document, where
+//     repetition cannot be seen.
+//
+// Blocks the page-level pass put in the header or footer that none of
+// these confirm are body text again. Confirmed furniture is moved to the
+// start (headers) or end (footers, margin notes) of the page's blocks.
+func furniture(pages []*Page, st Stats) {
+	type zoneKey struct {
+		zone int // 0 top, 1 bottom
+		key  string
+	}
+	inZone := func(p *Page, b *Block) int {
+		if p.Height <= 0 || len(b.Lines) > 2 || len(strings.Fields(b.Text())) > 25 || b.Rotated {
+			return -1
+		}
+		switch {
+		case b.Box.Y0 >= p.Height*(1-furnitureZone):
+			return 0
+		case b.Box.Y1 <= p.Height*furnitureZone:
+			return 1
+		}
+		return -1
+	}
+	zonePages := map[zoneKey]map[int]bool{}
+	placePages := map[string]map[int]bool{}
+	place := func(b *Block) string {
+		return furnitureKey(b.Text()) + "@" + itoa(int(b.Box.X0/12)) + "," + itoa(int(b.Box.Y0/12))
+	}
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			if z := inZone(p, b); z >= 0 {
+				k := zoneKey{z, furnitureKey(b.Text())}
+				if zonePages[k] == nil {
+					zonePages[k] = map[int]bool{}
+				}
+				zonePages[k][p.Number] = true
+			}
+			k := place(b)
+			if placePages[k] == nil {
+				placePages[k] = map[int]bool{}
+			}
+			placePages[k][p.Number] = true
+		}
+	}
+	n := len(pages)
+	minRepeat := 3
+	if n <= 4 {
+		minRepeat = 2
+	}
+	for _, p := range pages {
+		x0, x1 := bodyExtent(p)
+		var head, body, foot, margin []*Block
+		for _, b := range p.Blocks {
+			kind := Kind("")
+			z := inZone(p, b)
+			text := strings.Join(strings.Fields(b.Text()), " ")
+			switch {
+			case z >= 0 && len(zonePages[zoneKey{z, furnitureKey(text)}]) >= minRepeat && !captionStart.MatchString(text):
+				kind = []Kind{PageHeader, PageFooter}[z]
+			case z >= 0 && pageNumberText.MatchString(text) && clearOf(p, b, z):
+				kind = []Kind{PageHeader, PageFooter}[z]
+			case b.Rotated && x1 > x0 && (b.Box.X1 <= x0+1 || b.Box.X0 >= x1-1):
+				kind = MarginNote
+			case !b.Rotated && x1 > x0 && p.Width > 0 && (b.Box.X1 <= p.Width*sideZone || b.Box.X0 >= p.Width*(1-sideZone)) && (b.Box.X1 <= x0+1 || b.Box.X0 >= x1-1):
+				kind = MarginNote
+			case n >= 3 && len(placePages[place(b)]) >= max(3, (n+1)/2) && len(b.Lines) <= 2 && len([]rune(text)) > 3:
+				if b.Box.Y0 > p.Height/2 {
+					kind = PageHeader
+				} else {
+					kind = PageFooter
+				}
+			case (b.Kind == PageHeader || b.Kind == PageFooter) && n == 1:
+				kind = b.Kind
+			}
+			switch {
+			case kind == PageHeader:
+				b.Kind = kind
+				head = append(head, b)
+			case kind == PageFooter:
+				b.Kind = kind
+				foot = append(foot, b)
+			case kind == MarginNote:
+				b.Kind = kind
+				margin = append(margin, b)
+			default:
+				if b.Kind == PageHeader || b.Kind == PageFooter {
+					b.Kind = Paragraph
+					classify(b, st)
+				}
+				body = append(body, b)
+			}
+		}
+		p.Blocks = append(append(append(head, body...), foot...), margin...)
+	}
+}
+
+// clearOf reports whether b lies above (zone 0) or below (zone 1) every
+// other unrotated block of the page that overlaps it horizontally.
+func clearOf(p *Page, b *Block, zone int) bool {
+	for _, o := range p.Blocks {
+		if o == b || o.Rotated {
+			continue
+		}
+		if o.Box.X1 < b.Box.X0 || o.Box.X0 > b.Box.X1 {
+			continue
+		}
+		if zone == 0 && o.Box.Y1 > b.Box.Y0+1 || zone == 1 && o.Box.Y0 < b.Box.Y1-1 {
+			return false
+		}
+	}
+	return true
+}
+
+// bodyExtent returns the horizontal extent of the page's unrotated blocks
+// of at least two lines (its text columns); 0, 0 when there are none.
+func bodyExtent(p *Page) (x0, x1 float64) {
+	x0, x1 = math.Inf(1), math.Inf(-1)
+	for _, b := range p.Blocks {
+		if b.Rotated || len(b.Lines) < 2 {
+			continue
+		}
+		x0, x1 = math.Min(x0, b.Box.X0), math.Max(x1, b.Box.X1)
+	}
+	if x0 > x1 {
+		return 0, 0
+	}
+	return x0, x1
+}
+
+func itoa(i int) string {
+	if i < 0 {
+		return "-" + itoa(-i)
+	}
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// ---------------------------------------------------------------- outline
+
+// titleKey reduces a heading or outline title for matching: a leading
+// section number removed, Unicode decomposed without marks, TeX markup
+// left in bookmark strings dropped, lower case, letters and digits only.
+func titleKey(s string) string {
+	s = leadingSectionNumber.ReplaceAllString(strings.TrimSpace(s), "")
+	var b strings.Builder
+	for _, r := range norm.NFKD.String(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+var leadingSectionNumber = regexp.MustCompile(`^((\d+|[A-Z]|[IVXL]+)(\.\d+)*\.?|(?i:appendix|chapter|section)\s+([A-Z]|\d+)\.?:?)\s+`)
+
+// similar reports whether two title keys agree: equal, or within an edit
+// distance of a tenth of the longer (math or markup rendered differently
+// in the bookmark).
+func similar(a, b string) bool {
+	if a == b {
+		return a != ""
+	}
+	la, lb := len([]rune(a)), len([]rune(b))
+	if la == 0 || lb == 0 || la*10 < lb*8 || lb*10 < la*8 {
+		return false
+	}
+	return editdist.Levenshtein([]rune(a), []rune(b))*10 <= max(la, lb)
+}
+
+// outlineMatch is where an outline entry's heading was found.
+type outlineMatch struct {
+	page, block int
+	first, last int  // heading lines within the block
+	runIn       bool // the heading's last line continues with body text
+	dist        float64
+}
+
+// applyOutline finds each outline entry's heading on the pages and marks
+// it. An entry is looked for on its destination page and the next one
+// (after the previous entry's heading), or, when its destination names no
+// usable page, on the pages after the previous entry's; among the lines
+// whose text starts with the entry's title (titleKey, similar) the one
+// nearest the destination's position wins. An entry that matches no line
+// but has a position opens its section at the first block below that
+// position. It returns false, and changes nothing, when fewer than two
+// entries or fewer than half of them are placed: then typography decides.
+//
+// When it returns true the outline governs: headings it does not name are
+// body text again, except before the first outline section (front matter
+// such as "Abstract") and named back-matter headings (References,
+// Acknowledgements, Appendix), which open top-level sections.
+func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
+	if len(outline) < 2 {
+		return false
+	}
+	type placed struct {
+		e     pdf.OutlineEntry
+		m     outlineMatch
+		byPos bool
+	}
+	var found []placed
+	lastPage, lastBlock := 1, -1
+	for _, e := range outline {
+		key := titleKey(e.Title)
+		if key == "" {
+			continue
+		}
+		from, to := lastPage, min(lastPage+3, len(pages))
+		if e.Page >= lastPage && e.Page <= len(pages) {
+			from, to = e.Page, min(e.Page+1, len(pages))
+		}
+		best := outlineMatch{page: -1}
+		for pn := from; pn <= to && best.page < 0; pn++ {
+			p := pages[pn-1]
+			for bi, b := range p.Blocks {
+				if pn == lastPage && bi <= lastBlock || b.Kind.Furniture() {
+					continue
+				}
+				for li := range b.Lines {
+					m, ok := matchTitle(b, li, key)
+					if !ok {
+						continue
+					}
+					m.page, m.block = pn, bi
+					if pn == e.Page && e.HasY {
+						m.dist = math.Abs(b.Lines[li].Box.Y1 - e.Y)
+					}
+					if best.page < 0 || m.dist < best.dist {
+						best = m
+					}
+					break
+				}
+			}
+		}
+		if best.page < 0 && e.HasY && e.Page >= lastPage && e.Page <= len(pages) {
+			// No line carries the title: open the section where the
+			// destination points.
+			p := pages[e.Page-1]
+			for bi, b := range p.Blocks {
+				if e.Page == lastPage && bi <= lastBlock || b.Kind.Furniture() || b.Box.Y1 > e.Y+2 {
+					continue
+				}
+				best = outlineMatch{page: e.Page, block: bi, first: -1}
+				break
+			}
+			if best.page >= 0 {
+				found = append(found, placed{e, best, true})
+				lastPage, lastBlock = best.page, best.block
+			}
+			continue
+		}
+		if best.page < 0 {
+			continue
+		}
+		found = append(found, placed{e, best, false})
+		lastPage, lastBlock = best.page, best.block
+	}
+	if len(found) < 2 || len(found)*2 < len(outline) {
+		return false
+	}
+	// Cut the blocks at the headings, last first so that indexes stay
+	// valid, and mark them.
+	minLevel := math.MaxInt
+	for _, f := range found {
+		minLevel = min(minLevel, f.e.Level)
+	}
+	opened := map[*Block]bool{}
+	for i := len(found) - 1; i >= 0; i-- {
+		f := found[i]
+		p := pages[f.m.page-1]
+		b := p.Blocks[f.m.block]
+		level := f.e.Level - minLevel + 1
+		if f.byPos {
+			if b.Section == nil {
+				b.Section = &Section{Title: strings.Join(strings.Fields(f.e.Title), " "), Level: level, FromOutline: true}
+				opened[b] = true
+			}
+			continue
+		}
+		parts := []*Block{}
+		if f.m.first > 0 {
+			parts = append(parts, newBlock(Paragraph, b.Lines[:f.m.first]))
+		}
+		var head *Block
+		if f.m.runIn || f.m.last == len(b.Lines)-1 {
+			head = newBlock(b.Kind, b.Lines[f.m.first:])
+			if f.m.last == len(b.Lines)-1 && !f.m.runIn {
+				head.Kind = Heading
+			} else if head.Kind == Heading {
+				head.Kind = Paragraph
+			}
+			parts = append(parts, head)
+		} else {
+			head = newBlock(Heading, b.Lines[f.m.first:f.m.last+1])
+			parts = append(parts, head, newBlock(Paragraph, b.Lines[f.m.last+1:]))
+		}
+		title := strings.Join(strings.Fields(head.Text()), " ")
+		if head.Kind != Heading {
+			title = strings.Join(strings.Fields(f.e.Title), " ")
+		}
+		head.Section = &Section{Title: title, Level: level, FromOutline: true}
+		head.Rotated = b.Rotated
+		opened[head] = true
+		p.Blocks = append(p.Blocks[:f.m.block], append(parts, p.Blocks[f.m.block+1:]...)...)
+	}
+	// Headings the outline does not name.
+	first := true
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			if opened[b] {
+				first = false
+				continue
+			}
+			if b.Kind != Heading {
+				continue
+			}
+			text := strings.Join(strings.Fields(b.Text()), " ")
+			switch {
+			case backMatter(text):
+				b.Section = &Section{Title: text, Level: 1}
+			case first && namedHeadings[bareHeading(text)]:
+				b.Section = &Section{Title: text, Level: 1}
+			default:
+				b.Kind = Paragraph
+			}
+		}
+	}
+	return true
+}
+
+// matchTitle reports whether the heading with title key starts at line li
+// of b: the keys of lines li.. (at most four) joined start with key. The
+// heading may end inside a line (a run-in heading) only when the line goes
+// on with at least a few letters of body text.
+func matchTitle(b *Block, li int, key string) (outlineMatch, bool) {
+	acc := ""
+	for k := li; k < len(b.Lines) && k < li+4; k++ {
+		lk := titleKey(b.Lines[k].Text)
+		if k == li {
+			// The line must start with the title (after its number).
+			lk = titleKey(b.Lines[k].Text)
+		}
+		acc += lk
+		switch {
+		case similar(acc, key):
+			return outlineMatch{first: li, last: k}, true
+		case strings.HasPrefix(acc, key) && len(key) >= 4:
+			// The title ends inside line k: a run-in heading.
+			return outlineMatch{first: li, last: k, runIn: true}, true
+		case !strings.HasPrefix(key, acc) && !(len(acc) >= 8 && similar(acc, key[:min(len(key), len(acc))])):
+			return outlineMatch{}, false
+		}
+	}
+	return outlineMatch{}, false
+}
+
+func newBlock(k Kind, lines []*Line) *Block {
+	b := &Block{Kind: k, Lines: lines}
+	for _, l := range lines {
+		b.Box = b.Box.Union(l.Box)
+	}
+	return b
+}
+
+// backMatter reports whether a heading names a part of the back matter
+// that outlines often leave out: references, acknowledgements, appendix.
+func backMatter(text string) bool {
+	t := bareHeading(text)
+	for _, p := range []string{"references", "bibliography", "acknowledg", "appendi", "literature cited", "works cited"} {
+		if strings.HasPrefix(t, p) && len(t) < len(p)+12 {
+			return true
+		}
+	}
+	return false
+}
+
+// bareHeading is a heading's text in lower case without its number and
+// trailing colon or period.
+func bareHeading(text string) string {
+	t := leadingSectionNumber.ReplaceAllString(strings.TrimSpace(text), "")
+	return strings.ToLower(strings.TrimRight(strings.TrimSpace(t), ".:"))
+}
+
+// ---------------------------------------------------------------- typography
+
+var sectionNumber = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})*|[A-Z](\.\d{1,2})+|[IVX]{1,5})\.?\s+\S`)
+
+// typographicSections decides sections where the outline does not: the
+// headings classify found, minus text that recurs on several pages
+// (running heads that escaped the furniture pass), each with a level from
+// its numbering ("3.2" → 2) or, unnumbered, from its style: the level of
+// numbered headings of the same size and weight, else 1 when it is at
+// least as large as every numbered heading, else one below the deepest.
+func typographicSections(pages []*Page, st Stats) {
+	count := map[string]int{}
+	for _, p := range pages {
+		seen := map[string]bool{}
+		for _, b := range p.Blocks {
+			if b.Kind == Heading {
+				k := furnitureKey(b.Text())
+				if !seen[k] {
+					count[k]++
+					seen[k] = true
+				}
+			}
+		}
+	}
+	type style struct {
+		size int
+		bold bool
+	}
+	styleOf := func(b *Block) style { return style{int(math.Round(b.Size() * 2)), b.Lines[0].Bold} }
+	levels := map[style]int{}
+	maxNumbered, deepest := 0, 1
+	var heads []*Block
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			if b.Kind != Heading {
+				continue
+			}
+			if count[furnitureKey(b.Text())] >= 3 && len(pages) >= 3 {
+				b.Kind = Paragraph
+				continue
+			}
+			heads = append(heads, b)
+			text := strings.Join(strings.Fields(b.Text()), " ")
+			if m := sectionNumber.FindStringSubmatch(text); m != nil {
+				num := strings.Fields(text)[0]
+				depth := strings.Count(strings.TrimSuffix(num, "."), ".") + 1
+				s := styleOf(b)
+				if l, ok := levels[s]; !ok || depth < l {
+					levels[s] = depth
+				}
+				maxNumbered = max(maxNumbered, s.size)
+				deepest = max(deepest, depth)
+			}
+		}
+	}
+	for _, b := range heads {
+		text := strings.Join(strings.Fields(b.Text()), " ")
+		level := 0
+		if sectionNumber.MatchString(text) {
+			num := strings.Fields(text)[0]
+			level = strings.Count(strings.TrimSuffix(num, "."), ".") + 1
+		} else if l, ok := levels[styleOf(b)]; ok {
+			level = l
+		} else if styleOf(b).size >= maxNumbered || namedHeadings[bareHeading(text)] || backMatter(text) {
+			level = 1
+		} else {
+			level = deepest + 1
+		}
+		b.Section = &Section{Title: text, Level: level}
+	}
+}
+
+// ---------------------------------------------------------------- kinds
+
+var (
+	bulletStart = regexp.MustCompile(`^([•◦▪▫■□●○‣⁃∙·\-–—*►▶✓✔]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}[.)]|\([0-9a-z]{1,3}\))\s+\S`)
+	refStart    = regexp.MustCompile(`^(\[[0-9A-Za-z+.\- ]{1,12}\]|[0-9]{1,3}\.|\([0-9]{1,3}\))\s*\S`)
+)
+
+// kinds types bibliography entries, footnotes and list items:
+//
+//   - in a section whose title names the references or bibliography, every
+//     paragraph is a Reference, and a paragraph is cut before each line
+//     that starts an entry ("[12]", "12.") or, in hanging-indent lists,
+//     before each line set out to the left of the lines around it;
+//   - a paragraph at the foot of its column, set smaller than the body
+//     text, below all other body text of that column, whose first line
+//     starts with a footnote mark (digits, *, †, ‡, §, ¶), is a Footnote;
+//   - a paragraph is cut before each line that starts with a bullet or an
+//     enumerator ("•", "1.", "(a)", "iv)") when at least two lines of it
+//     do, and the pieces that start so are ListItems.
+func kinds(pages []*Page, st Stats) {
+	inRefs := false
+	for _, p := range pages {
+		var out []*Block
+		for _, b := range p.Blocks {
+			if b.Section != nil {
+				t := bareHeading(b.Section.Title)
+				inRefs = strings.HasPrefix(t, "reference") || strings.HasPrefix(t, "bibliograph") || strings.HasPrefix(t, "literature cited") || strings.HasPrefix(t, "works cited")
+			}
+			if b.Kind != Paragraph || b.Section != nil {
+				out = append(out, b)
+				continue
+			}
+			if inRefs {
+				for _, e := range splitEntries(b) {
+					e.Kind = Reference
+					e.Continues = false
+					out = append(out, e)
+				}
+				continue
+			}
+			if isFootnote(p, b, st) {
+				b.Kind = Footnote
+				out = append(out, b)
+				continue
+			}
+			out = append(out, splitList(b)...)
+		}
+		p.Blocks = out
+	}
+}
+
+// splitEntries cuts a bibliography paragraph into entries.
+func splitEntries(b *Block) []*Block {
+	if len(b.Lines) < 2 {
+		return []*Block{b}
+	}
+	marked := 0
+	for _, l := range b.Lines {
+		if refStart.MatchString(l.Text) {
+			marked++
+		}
+	}
+	var lefts []float64
+	for _, l := range b.Lines {
+		lefts = append(lefts, l.Box.X0)
+	}
+	s := b.Size()
+	left := lefts[0]
+	for _, x := range lefts {
+		left = math.Min(left, x)
+	}
+	hanging := 0
+	for _, x := range lefts {
+		if x > left+0.6*s && x < left+4*s {
+			hanging++
+		}
+	}
+	var out []*Block
+	var cur []*Line
+	for i, l := range b.Lines {
+		start := false
+		switch {
+		case marked >= 2:
+			start = refStart.MatchString(l.Text)
+		case hanging >= 1:
+			start = l.Box.X0 < left+0.3*s && i > 0 && b.Lines[i-1].Box.X0 > left+0.6*s || i > 0 && l.Box.X0 < left+0.3*s && b.Lines[i-1].Box.X0 < left+0.3*s && endsSentence(b.Lines[i-1].Text)
+		}
+		if start && len(cur) > 0 {
+			out = append(out, newBlock(b.Kind, cur))
+			cur = nil
+		}
+		cur = append(cur, l)
+	}
+	out = append(out, newBlock(b.Kind, cur))
+	if len(out) > 0 {
+		out[0].Continues = b.Continues
+	}
+	return out
+}
+
+var footnoteMark = regexp.MustCompile(`^([0-9]{1,3}|[*†‡§¶∗⋆]+|[a-z])\s*\S`)
+
+// isFootnote reports whether b is a footnote: smaller than the body text,
+// in the bottom half of the page, with no larger body text below it in its
+// column, starting with a footnote mark.
+func isFootnote(p *Page, b *Block, st Stats) bool {
+	if b.Size() > st.BodySize*0.92 || b.Box.Y1 > p.Height*0.5 || !footnoteMark.MatchString(b.Lines[0].Text) {
+		return false
+	}
+	for _, o := range p.Blocks {
+		if o == b || o.Kind.Furniture() || o.Rotated || o.Box.Y1 > b.Box.Y0 {
+			continue
+		}
+		if o.Box.X1 < b.Box.X0 || o.Box.X0 > b.Box.X1 {
+			continue
+		}
+		if o.Size() > st.BodySize*0.95 && o.Kind == Paragraph {
+			return false
+		}
+	}
+	return true
+}
+
+// splitList cuts a paragraph before each line that starts with a bullet or
+// enumerator, when at least two of its lines do or its first line does and
+// the paragraph is indented like a list.
+func splitList(b *Block) []*Block {
+	marked := 0
+	for _, l := range b.Lines {
+		if bulletStart.MatchString(l.Text) {
+			marked++
+		}
+	}
+	if marked == 0 || marked == 1 && !bulletStart.MatchString(b.Lines[0].Text) {
+		return []*Block{b}
+	}
+	if marked == 1 && !strings.ContainsAny(string([]rune(b.Lines[0].Text)[0]), "•◦▪▫■□●○‣⁃∙·►▶✓✔") {
+		// One enumerated line ("1. ...", "a) ...") alone is not a list.
+		return []*Block{b}
+	}
+	var out []*Block
+	var cur []*Line
+	for _, l := range b.Lines {
+		if bulletStart.MatchString(l.Text) && len(cur) > 0 {
+			out = append(out, newBlock(Paragraph, cur))
+			cur = nil
+		}
+		cur = append(cur, l)
+	}
+	out = append(out, newBlock(Paragraph, cur))
+	for i, o := range out {
+		if bulletStart.MatchString(o.Lines[0].Text) {
+			o.Kind = ListItem
+		}
+		if i == 0 {
+			o.Continues = b.Continues
+		}
+	}
+	return out
+}
+
+// ---------------------------------------------------------------- continuations
+
+// continuations marks body blocks that continue the previous body block
+// across a column or page break: the previous one (a paragraph, list item,
+// footnote or reference, skipping furniture, captions and headings' absence)
+// ends without sentence punctuation or with a hyphen, this one starts with
+// a lower-case letter and the two are not on one column one below the
+// other (that would be a paragraph break).
+func continuations(pages []*Page) {
+	var prev *Block
+	var prevPage int
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			if b.Kind.Furniture() || b.Rotated || b.Kind == Figure || b.Kind == Table {
+				continue
+			}
+			if b.Kind == Heading {
+				prev = nil
+				continue
+			}
+			if prev != nil && prev.Kind == b.Kind && !endsSentence(prev.Lines[len(prev.Lines)-1].Text) {
+				first := []rune(b.Lines[0].Text)[0]
+				newColumn := prevPage != p.Number || b.Box.Y1 > prev.Box.Y0+1 || b.Box.X0 > prev.Box.X1
+				if unicode.IsLower(first) && newColumn {
+					b.Continues = true
+				}
+			}
+			prev, prevPage = b, p.Number
+		}
+	}
+}
