@@ -34,8 +34,8 @@ type Kind string
 const (
 	Paragraph Kind = "paragraph"
 	Heading   Kind = "heading"
-	Figure    Kind = "figure" // a figure caption ("Figure 3: ...")
-	Table     Kind = "table"  // a table caption ("Table 2: ...")
+	Figure    Kind = "figure"    // a figure caption ("Figure 3: ...")
+	Table     Kind = "table"     // a table caption ("Table 2: ...")
 	ListItem  Kind = "list_item" // one item of a bulleted or numbered list
 	Footnote  Kind = "footnote"  // a footnote at the foot of a page
 	Reference Kind = "reference" // one entry of a bibliography

@@ -16,7 +16,9 @@
 //	```yaml
 //	provenance:
 //	  page: 4
+//	  page_label: "46"
 //	  section: "3.2 Scaled Dot-Product Attention"
+//	  section_path: ["3 Model Architecture", "3.2 Scaled Dot-Product Attention"]
 //	  bbox: [72.00, 340.50, 523.80, 412.10]
 //	  text_sha256: "5f3e..."
 //	  byte_range: [18342, 19104]
@@ -45,8 +47,10 @@ import (
 )
 
 // FormatVersion is the version of the wiki note format this package writes
-// (frontmatter key wiki_format).
-const FormatVersion = 1
+// (frontmatter key wiki_format). Version 2 added page_label, section_path
+// and continues to the provenance, and the chunk types list_item,
+// footnote, reference and margin_note; Parse reads versions 1 and 2.
+const FormatVersion = 2
 
 // Parser is the value of the frontmatter key parser for notes compiled by
 // crossmem's pdfium-based extractor.
@@ -184,10 +188,23 @@ func Format(n *Note) ([]byte, error) {
 		}
 		b.WriteString("```yaml\nprovenance:\n")
 		fmt.Fprintf(&b, "  page: %d\n", c.Page)
+		if c.PageLabel != "" {
+			fmt.Fprintf(&b, "  page_label: %s\n", quote(c.PageLabel))
+		}
 		fmt.Fprintf(&b, "  section: %s\n", quote(c.Section))
+		if len(c.SectionPath) > 0 {
+			parts := make([]string, len(c.SectionPath))
+			for i, s := range c.SectionPath {
+				parts[i] = quote(s)
+			}
+			fmt.Fprintf(&b, "  section_path: [%s]\n", strings.Join(parts, ", "))
+		}
 		fmt.Fprintf(&b, "  bbox: [%s, %s, %s, %s]\n", num(c.BBox[0]), num(c.BBox[1]), num(c.BBox[2]), num(c.BBox[3]))
 		fmt.Fprintf(&b, "  text_sha256: %s\n", quote(c.TextSHA256))
 		fmt.Fprintf(&b, "  byte_range: [%d, %d]\n", c.ByteRange[0], c.ByteRange[1])
+		if c.Continues != "" {
+			fmt.Fprintf(&b, "  continues: %s\n", quote(c.Continues))
+		}
 		b.WriteString("```\n")
 	}
 	return b.Bytes(), nil

@@ -44,9 +44,11 @@ func sample() *Note {
 			{Style: "BibTeX", Text: "@misc{vaswani2017attention,\n  title = {Attention Is All You Need},\n  year = {2017}\n}"},
 		},
 		Chunks: []chunk.Chunk{
-			{ID: "p4s32c1", Type: chunk.TypeHeading, Text: text1, Page: 4, Section: text1,
+			{ID: "p4s32c1", Type: chunk.TypeHeading, Text: text1, Page: 4, PageLabel: "46", Section: text1,
+				SectionPath: []string{"3 Model Architecture", text1},
 				BBox: [4]float64{72, 700.5, 300.25, 712}, TextSHA256: chunk.Hash(text1), ByteRange: [2]int{0, len(text1)}},
-			{ID: "p4s32c2", Type: chunk.TypeParagraph, Text: text2, Page: 4, Section: text1,
+			{ID: "p4s32c2", Type: chunk.TypeParagraph, Text: text2, Page: 4, PageLabel: "46", Section: text1,
+				SectionPath: []string{"3 Model Architecture", text1}, Continues: "p3s31c7",
 				BBox: [4]float64{72, 340.5, 523.8, 412.1}, TextSHA256: chunk.Hash(text2),
 				ByteRange:  [2]int{len(text1) + 2, len(text1) + 2 + len(text2)},
 				Paraphrase: "The authors name their mechanism.\nSecond line.", Implication: "It became standard."},
@@ -71,6 +73,31 @@ func TestFormatGolden(t *testing.T) {
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("Format output changed (-want +got):\n%s", diff)
+	}
+}
+
+// TestParseVersion1 reads a note written in wiki_format 1 (no page_label,
+// section_path or continues): its chunks must come back with everything
+// version 1 recorded, so old notes still verify.
+func TestParseVersion1(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "v1.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sample().Chunks
+	for i := range want {
+		want[i].PageLabel, want[i].SectionPath, want[i].Continues = "", nil, ""
+		want[i].Paraphrase = strings.Join(strings.Fields(want[i].Paraphrase), " ")
+	}
+	if n.Front.WikiFormat != 1 {
+		t.Errorf("wiki_format = %d, want 1", n.Front.WikiFormat)
+	}
+	if diff := cmp.Diff(want, n.Chunks); diff != "" {
+		t.Errorf("version 1 chunks (-want +got):\n%s", diff)
 	}
 }
 

@@ -18,11 +18,14 @@ var chunkComment = regexp.MustCompile(`^<!-- chunk id=([A-Za-z0-9_.-]+)(?: type=
 
 type provenance struct {
 	Provenance struct {
-		Page       int       `yaml:"page"`
-		Section    string    `yaml:"section"`
-		BBox       []float64 `yaml:"bbox"`
-		TextSHA256 string    `yaml:"text_sha256"`
-		ByteRange  []int     `yaml:"byte_range"`
+		Page        int       `yaml:"page"`
+		PageLabel   string    `yaml:"page_label"`
+		Section     string    `yaml:"section"`
+		SectionPath []string  `yaml:"section_path"`
+		BBox        []float64 `yaml:"bbox"`
+		TextSHA256  string    `yaml:"text_sha256"`
+		ByteRange   []int     `yaml:"byte_range"`
+		Continues   string    `yaml:"continues"`
 	} `yaml:"provenance"`
 }
 
@@ -207,7 +210,10 @@ func (p *parser) provenance(c *chunk.Chunk) error {
 	}
 	v := pv.Provenance
 	c.Page = v.Page
+	c.PageLabel = v.PageLabel
 	c.Section = v.Section
+	c.SectionPath = v.SectionPath
+	c.Continues = v.Continues
 	c.TextSHA256 = v.TextSHA256
 	if len(v.BBox) == 4 {
 		copy(c.BBox[:], v.BBox)
@@ -229,33 +235,18 @@ func (p *parser) provenance(c *chunk.Chunk) error {
 }
 
 // fastProvenance reads a provenance block in exactly the layout Format
-// writes (six lines, a section without escapes) without the YAML decoder,
-// which dominates the time to read a large library's notes. Anything else
-// returns false and is read by the YAML decoder.
+// writes (its lines in its order, strings without escapes) without the YAML
+// decoder, which dominates the time to read a large library's notes.
+// Anything else returns false and is read by the YAML decoder.
 func fastProvenance(body []string, c *chunk.Chunk) bool {
-	if len(body) != 6 || body[0] != "provenance:" {
+	if len(body) < 6 || body[0] != "provenance:" {
 		return false
 	}
-	field := func(line, name string) (string, bool) {
-		return strings.CutPrefix(line, "  "+name+": ")
-	}
-	page, ok1 := field(body[1], "page")
-	section, ok2 := field(body[2], "section")
-	bbox, ok3 := field(body[3], "bbox")
-	sha, ok4 := field(body[4], "text_sha256")
-	br, ok5 := field(body[5], "byte_range")
-	if !(ok1 && ok2 && ok3 && ok4 && ok5) {
-		return false
-	}
-	pg, err := strconv.Atoi(page)
-	if err != nil {
-		return false
-	}
-	if len(section) < 2 || section[0] != '"' || section[len(section)-1] != '"' || strings.ContainsAny(section[1:len(section)-1], `"\`) {
-		return false
-	}
-	if len(sha) != 66 || sha[0] != '"' || sha[65] != '"' {
-		return false
+	plain := func(s string) (string, bool) {
+		if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || strings.ContainsAny(s[1:len(s)-1], `"\`) {
+			return "", false
+		}
+		return s[1 : len(s)-1], true
 	}
 	nums := func(s string, n int) ([]float64, bool) {
 		inner, ok := strings.CutPrefix(s, "[")
@@ -279,18 +270,89 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 		}
 		return out, true
 	}
-	bb, ok := nums(bbox, 4)
-	if !ok {
-		return false
+	order := []string{"page", "page_label", "section", "section_path", "bbox", "text_sha256", "byte_range", "continues"}
+	optional := map[string]bool{"page_label": true, "section_path": true, "continues": true}
+	var v chunk.Chunk
+	k := 0
+	for _, line := range body[1:] {
+		rest, ok := strings.CutPrefix(line, "  ")
+		if !ok {
+			return false
+		}
+		name, val, ok := strings.Cut(rest, ": ")
+		if !ok {
+			return false
+		}
+		for k < len(order) && order[k] != name {
+			if !optional[order[k]] {
+				return false
+			}
+			k++
+		}
+		if k == len(order) {
+			return false
+		}
+		k++
+		switch name {
+		case "page":
+			pg, err := strconv.Atoi(val)
+			if err != nil {
+				return false
+			}
+			v.Page = pg
+		case "page_label", "section", "continues":
+			s, ok := plain(val)
+			if !ok {
+				return false
+			}
+			switch name {
+			case "page_label":
+				v.PageLabel = s
+			case "section":
+				v.Section = s
+			default:
+				v.Continues = s
+			}
+		case "section_path":
+			inner, ok := strings.CutPrefix(val, "[")
+			if !ok {
+				return false
+			}
+			if inner, ok = strings.CutSuffix(inner, "]"); !ok || inner == "" {
+				return false
+			}
+			for _, part := range strings.Split(inner, ", ") {
+				s, ok := plain(part)
+				if !ok {
+					return false
+				}
+				v.SectionPath = append(v.SectionPath, s)
+			}
+		case "bbox":
+			bb, ok := nums(val, 4)
+			if !ok {
+				return false
+			}
+			copy(v.BBox[:], bb)
+		case "text_sha256":
+			if len(val) != 66 || val[0] != '"' || val[65] != '"' {
+				return false
+			}
+			v.TextSHA256 = val[1:65]
+		case "byte_range":
+			r, ok := nums(val, 2)
+			if !ok || r[0] != float64(int(r[0])) || r[1] != float64(int(r[1])) {
+				return false
+			}
+			v.ByteRange = [2]int{int(r[0]), int(r[1])}
+		}
 	}
-	r, ok := nums(br, 2)
-	if !ok || r[0] != float64(int(r[0])) || r[1] != float64(int(r[1])) {
-		return false
+	for ; k < len(order); k++ {
+		if !optional[order[k]] {
+			return false
+		}
 	}
-	c.Page = pg
-	c.Section = section[1 : len(section)-1]
-	c.TextSHA256 = sha[1:65]
-	copy(c.BBox[:], bb)
-	c.ByteRange = [2]int{int(r[0]), int(r[1])}
+	c.Page, c.PageLabel, c.Section, c.SectionPath = v.Page, v.PageLabel, v.Section, v.SectionPath
+	c.BBox, c.TextSHA256, c.ByteRange, c.Continues = v.BBox, v.TextSHA256, v.ByteRange, v.Continues
 	return true
 }
