@@ -62,10 +62,13 @@ type Checker struct {
 
 // SourceChunk is a chunk a quotation was found in, with its provenance.
 type SourceChunk struct {
-	ChunkID string     `json:"chunk_id"`
-	Page    int        `json:"page"`
-	BBox    [4]float64 `json:"bbox"` // [x0, y0, x1, y1] in PDF points, origin bottom-left
-	SHA256  string     `json:"text_sha256"`
+	ChunkID string `json:"chunk_id"`
+	Page    int    `json:"page"`
+	// PageLabel is the printed page label ("46"); "" when the PDF declares
+	// none.
+	PageLabel string     `json:"page_label,omitempty"`
+	BBox      [4]float64 `json:"bbox"` // [x0, y0, x1, y1] in PDF points, origin bottom-left
+	SHA256    string     `json:"text_sha256"`
 }
 
 // Source is where a quotation was found.
@@ -85,6 +88,8 @@ type Passage struct {
 	CiteKey string `json:"cite_key"`
 	ChunkID string `json:"chunk_id"`
 	Page    int    `json:"page"`
+	// PageLabel is the printed page label; "" when the PDF declares none.
+	PageLabel string `json:"page_label,omitempty"`
 	// Similarity is the share of the quotation's words that appear in the
 	// chunk in the same order (0 to 1).
 	Similarity float64 `json:"similarity"`
@@ -233,6 +238,24 @@ func (c *Checker) hintNotes(ctx context.Context, hint *Hint, src *Source) []stri
 // note order, so a piece may span adjacent chunks): first exactly (white
 // space collapsed), then normalized. It returns "" when they are not there.
 func match(chunks []index.Chunk, ps []string) (string, *Source) {
+	if mode, src := matchIn(chunks, ps); src != nil {
+		return mode, src
+	}
+	// A quotation may run across a page break that running heads and page
+	// numbers interrupt: try again without the page furniture.
+	var body []index.Chunk
+	for _, ch := range chunks {
+		if !index.IsFurniture(ch.Type) {
+			body = append(body, ch)
+		}
+	}
+	if len(body) == len(chunks) {
+		return "", nil
+	}
+	return matchIn(body, ps)
+}
+
+func matchIn(chunks []index.Chunk, ps []string) (string, *Source) {
 	if len(chunks) == 0 {
 		return "", nil
 	}
@@ -304,7 +327,7 @@ func source(chunks []index.Chunk, ps []string, spans [][2]int, mode string) *Sou
 			if !seen[i] {
 				seen[i] = true
 				ch := chunks[i]
-				src.Chunks = append(src.Chunks, SourceChunk{ChunkID: ch.ChunkID, Page: ch.Page, BBox: ch.BBox, SHA256: ch.SHA256})
+				src.Chunks = append(src.Chunks, SourceChunk{ChunkID: ch.ChunkID, Page: ch.Page, PageLabel: ch.PageLabel, BBox: ch.BBox, SHA256: ch.SHA256})
 			}
 			parts = append(parts, chunks[i].Text)
 		}
@@ -389,7 +412,7 @@ func (c *Checker) nearest(ctx context.Context, q string, keys []string) ([]Passa
 			if err != nil {
 				continue
 			}
-			out = append(out, Passage{CiteKey: h.CiteKey, ChunkID: h.ChunkID, Page: h.Page,
+			out = append(out, Passage{CiteKey: h.CiteKey, ChunkID: h.ChunkID, Page: h.Page, PageLabel: ch.PageLabel,
 				Similarity: similarity(qw, strings.Fields(ch.Norm)), Text: collapse(ch.Text)})
 		}
 	}

@@ -52,7 +52,8 @@ Exit status: 0 (also when nothing matches), 1 error, 2 usage error.`,
 	f.StringVar(&q.Author, "author", "", "only papers with an author whose name contains this")
 	f.StringVar(&o.years, "year", "", "only papers of these years: 2017, 2015-2019, 2015-, -2019")
 	f.StringVar(&q.Section, "section", "", "only chunks whose section heading contains this")
-	f.StringVar(&q.Type, "type", "", "only chunks of this type (paragraph, heading, caption, ...)")
+	f.StringVar(&q.Type, "type", "", "only chunks of this type (paragraph, heading, list_item, reference, page_header, ...)")
+	f.BoolVar(&q.Furniture, "furniture", false, "include page furniture (running heads, page numbers, margin stamps)")
 	f.BoolVar(&q.Explain, "explain", false, "show each result's BM25, vector and phrase-lane ranks and scores")
 	a.addJSONFlag(cmd)
 	return cmd

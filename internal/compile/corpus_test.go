@@ -13,6 +13,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/corpustest"
+	"github.com/crossmem/crossmem/internal/note"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
 
@@ -200,5 +201,41 @@ func TestHyphenPolicy(t *testing.T) {
 	want := "We test the dehypenisa-\ntion of a short text."
 	if len(texts) != 1 || texts[0] != want {
 		t.Errorf("chunks = %q, want [%q]", texts, want)
+	}
+}
+
+// TestPageLabels compiles the corpus PDF that declares page labels
+// starting at 45: every chunk of page 2 records the printed label "46",
+// and the note keeps it through Format and Parse.
+func TestPageLabels(t *testing.T) {
+	data := corpustest.PDF(t, "ol_pdftotext_two_column_issue.pdf")
+	res, err := Extract(t.Context(), newEngine(t), data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range res.Chunks {
+		if want := fmt.Sprint(44 + c.Page); c.PageLabel != want {
+			t.Fatalf("chunk %s on page %d has page_label %q, want %q", c.ID, c.Page, c.PageLabel, want)
+		}
+		if c.Page == 2 {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no chunks on page 2")
+	}
+	out, err := note.Format(&note.Note{Front: note.Frontmatter{CiteKey: "x"}, Chunks: res.Chunks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := note.Parse(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range back.Chunks {
+		if c.PageLabel != res.Chunks[i].PageLabel || strings.Join(c.SectionPath, "|") != strings.Join(res.Chunks[i].SectionPath, "|") {
+			t.Fatalf("chunk %s after Parse: label %q path %q, want %q %q", c.ID, c.PageLabel, c.SectionPath, res.Chunks[i].PageLabel, res.Chunks[i].SectionPath)
+		}
 	}
 }

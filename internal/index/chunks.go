@@ -14,17 +14,23 @@ import (
 // Chunk is a chunk as the index holds it, with its paper: what quotation
 // checks compare and report.
 type Chunk struct {
-	CiteKey  string     `json:"cite_key"`
-	Title    string     `json:"title"`
-	NotePath string     `json:"note"`
-	ChunkID  string     `json:"chunk_id"`
-	Page     int        `json:"page"`
-	Section  string     `json:"section"`
-	Type     string     `json:"type"`
-	BBox     [4]float64 `json:"bbox"` // [x0, y0, x1, y1] in PDF points, origin bottom-left
-	SHA256   string     `json:"text_sha256"`
-	Text     string     `json:"text"` // verbatim
-	Norm     string     `json:"-"`    // quote.Key(Text)
+	CiteKey  string `json:"cite_key"`
+	Title    string `json:"title"`
+	NotePath string `json:"note"`
+	ChunkID  string `json:"chunk_id"`
+	Page     int    `json:"page"`
+	// PageLabel is the printed page label ("46"); "" when the PDF
+	// declares none.
+	PageLabel string `json:"page_label,omitempty"`
+	Section   string `json:"section"`
+	// Continues is the chunk_id of the chunk of the same paper this one
+	// continues across a column or page break; "" otherwise.
+	Continues string     `json:"continues,omitempty"`
+	Type      string     `json:"type"`
+	BBox      [4]float64 `json:"bbox"` // [x0, y0, x1, y1] in PDF points, origin bottom-left
+	SHA256    string     `json:"text_sha256"`
+	Text      string     `json:"text"` // verbatim
+	Norm      string     `json:"-"`    // quote.Key(Text)
 
 	rowid int64
 }
@@ -33,7 +39,7 @@ type Chunk struct {
 // know (not compiled, or no such paper).
 var ErrUnknownPaper = errors.New("no compiled paper has this cite key")
 
-const chunkCols = `c.id, n.cite_key, n.title, n.name, c.chunk_id, c.page, c.section, c.type, c.bbox, c.sha256, c.text, c.norm`
+const chunkCols = `c.id, n.cite_key, n.title, n.name, c.chunk_id, c.page, c.section, c.type, c.bbox, c.sha256, c.text, c.norm, c.page_label, c.continues`
 
 func (ix *Index) scanChunks(rows *sql.Rows) ([]Chunk, error) {
 	defer rows.Close()
@@ -41,7 +47,7 @@ func (ix *Index) scanChunks(rows *sql.Rows) ([]Chunk, error) {
 	for rows.Next() {
 		var c Chunk
 		var bbox, name string
-		if err := rows.Scan(&c.rowid, &c.CiteKey, &c.Title, &name, &c.ChunkID, &c.Page, &c.Section, &c.Type, &bbox, &c.SHA256, &c.Text, &c.Norm); err != nil {
+		if err := rows.Scan(&c.rowid, &c.CiteKey, &c.Title, &name, &c.ChunkID, &c.Page, &c.Section, &c.Type, &bbox, &c.SHA256, &c.Text, &c.Norm, &c.PageLabel, &c.Continues); err != nil {
 			return nil, err
 		}
 		c.NotePath = filepath.Join(ix.wikiDir, name)

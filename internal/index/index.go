@@ -37,7 +37,7 @@ import (
 const FileName = "index.db"
 
 // SchemaVersion is the schema this crossmem writes (PRAGMA user_version).
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // ErrNewerSchema is returned by Open for an index written by a newer
 // crossmem.
@@ -134,6 +134,12 @@ var migrations = []string{
 		content='', contentless_delete=1,
 		tokenize='porter unicode61 remove_diacritics 2');
 	CREATE TABLE words(word TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;`,
+	// 2 → 3: wiki_format 2's printed page label, section path and
+	// continuation link; every note is read again on the next sync.
+	`ALTER TABLE chunks ADD COLUMN page_label TEXT NOT NULL DEFAULT '';
+	ALTER TABLE chunks ADD COLUMN section_path TEXT NOT NULL DEFAULT ''; -- titles, one per line, outermost first
+	ALTER TABLE chunks ADD COLUMN continues TEXT NOT NULL DEFAULT '';    -- chunk_id of the chunk this one continues
+	UPDATE notes SET size = -1, sha256 = '';`,
 }
 
 // Open opens (creating and migrating as needed) the index at path, for the

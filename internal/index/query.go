@@ -101,6 +101,9 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (*search.Result, er
 		if q.Type != "" && !strings.EqualFold(c.typ, q.Type) {
 			return false
 		}
+		if q.Type == "" && !q.Furniture && IsFurniture(c.typ) {
+			return false
+		}
 		return true
 	}
 
@@ -230,7 +233,7 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (*search.Result, er
 	}
 	for _, c := range kept {
 		h := search.Hit{
-			CiteKey: c.citeKey, Title: c.title, ChunkID: c.chunkID, Page: c.page, Section: c.section, Type: c.typ,
+			CiteKey: c.citeKey, Title: c.title, ChunkID: c.chunkID, Page: c.page, PageLabel: c.pageLabel, Section: c.section, Type: c.typ,
 			Excerpt: search.Excerpt(c.text, excerptTokens, search.MaxExcerpt),
 			Link:    search.FileURL(filepath.Join(ix.wikiDir, c.noteName)),
 			Score:   round(c.fused),
@@ -669,6 +672,7 @@ type candidate struct {
 	noteName, citeKey, title, authors string
 	chunkID, section, typ, text, norm string
 	page, ntokens                     int
+	pageLabel                         string
 	bm25, vecScore, fused             float64
 	bm25Rank, vecRank                 int
 	phrase                            bool
@@ -689,14 +693,14 @@ func (ix *Index) loadCandidates(ctx context.Context, ids map[int64]bool, withNor
 	var out []*candidate
 	notes := map[int64]*candidate{} // note id → a candidate holding its paper fields
 	for start := 0; start < len(list); start += 500 {
-		rows, err := ix.db.QueryContext(ctx, `SELECT id, note_id, chunk_id, page, section, type, text, `+normCol+`, ntokens
+		rows, err := ix.db.QueryContext(ctx, `SELECT id, note_id, chunk_id, page, page_label, section, type, text, `+normCol+`, ntokens
 			FROM chunks WHERE id IN (`+idList(list[start:min(len(list), start+500)])+`)`)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
 			c := &candidate{}
-			if err := rows.Scan(&c.id, &c.noteID, &c.chunkID, &c.page, &c.section, &c.typ, &c.text, &c.norm, &c.ntokens); err != nil {
+			if err := rows.Scan(&c.id, &c.noteID, &c.chunkID, &c.page, &c.pageLabel, &c.section, &c.typ, &c.text, &c.norm, &c.ntokens); err != nil {
 				rows.Close()
 				return nil, err
 			}
@@ -744,4 +748,15 @@ func idList(ids []int64) string {
 		sb.WriteString(strconv.FormatInt(id, 10))
 	}
 	return sb.String()
+}
+
+// IsFurniture reports whether a chunk type is page furniture (running
+// heads, page numbers, margin stamps: wiki_format 2's page_header,
+// page_footer and margin_note), which search leaves out unless asked.
+func IsFurniture(typ string) bool {
+	switch typ {
+	case "page_header", "page_footer", "margin_note":
+		return true
+	}
+	return false
 }

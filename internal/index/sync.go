@@ -252,8 +252,8 @@ func (ix *Index) begin(ctx context.Context) (*batch, error) {
 		return nil, err
 	}
 	b := &batch{tx: tx, df: map[string]int{}, wdf: map[string]int{}}
-	b.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	b.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens, page_label, section_path, continues)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err == nil {
 		b.insFTS, err = tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, text, section, title, authors) VALUES (?, ?, ?, ?, ?)`)
 	}
@@ -324,7 +324,8 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 			b.wdf[w]++
 		}
 		bbox := strings.Join([]string{fnum(c.BBox[0]), fnum(c.BBox[1]), fnum(c.BBox[2]), fnum(c.BBox[3])}, " ")
-		r, err := b.insChunk.ExecContext(ctx, id, c.ID, c.Page, c.Section, c.Type, c.Text, quote.Key(c.Text), c.TextSHA256, bbox, c.ByteRange[0], c.ByteRange[1], len(ts))
+		r, err := b.insChunk.ExecContext(ctx, id, c.ID, c.Page, c.Section, c.Type, c.Text, quote.Key(c.Text), c.TextSHA256, bbox, c.ByteRange[0], c.ByteRange[1], len(ts),
+			c.PageLabel, strings.Join(c.SectionPath, "\n"), c.Continues)
 		if err != nil {
 			return err
 		}

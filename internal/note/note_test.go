@@ -46,7 +46,7 @@ func sample() *Note {
 		Chunks: []chunk.Chunk{
 			{ID: "p4s32c1", Type: chunk.TypeHeading, Text: text1, Page: 4, PageLabel: "46", Section: text1,
 				SectionPath: []string{"3 Model Architecture", text1},
-				BBox: [4]float64{72, 700.5, 300.25, 712}, TextSHA256: chunk.Hash(text1), ByteRange: [2]int{0, len(text1)}},
+				BBox:        [4]float64{72, 700.5, 300.25, 712}, TextSHA256: chunk.Hash(text1), ByteRange: [2]int{0, len(text1)}},
 			{ID: "p4s32c2", Type: chunk.TypeParagraph, Text: text2, Page: 4, PageLabel: "46", Section: text1,
 				SectionPath: []string{"3 Model Architecture", text1}, Continues: "p3s31c7",
 				BBox: [4]float64{72, 340.5, 523.8, 412.1}, TextSHA256: chunk.Hash(text2),

@@ -51,7 +51,7 @@ func Quote(q *check.QuoteResult) string {
 		}
 	}
 	for _, p := range q.Nearest {
-		fmt.Fprintf(&b, "  nearest: %s %s p.%d (similarity %.2f): %q\n", p.CiteKey, p.ChunkID, p.Page, p.Similarity, excerpt(p.Text, 300))
+		fmt.Fprintf(&b, "  nearest: %s %s %s (similarity %.2f): %q\n", p.CiteKey, p.ChunkID, pageRef(p.Page, p.PageLabel), p.Similarity, excerpt(p.Text, 300))
 	}
 	for _, n := range q.Notes {
 		fmt.Fprintf(&b, "  note: %s\n", n)
@@ -109,7 +109,7 @@ func chunkList(cs []check.SourceChunk) string {
 		if len(sha) > 12 {
 			sha = sha[:12]
 		}
-		parts = append(parts, fmt.Sprintf("%s p.%d bbox [%.1f %.1f %.1f %.1f] sha256=%s", c.ChunkID, c.Page, c.BBox[0], c.BBox[1], c.BBox[2], c.BBox[3], sha))
+		parts = append(parts, fmt.Sprintf("%s %s bbox [%.1f %.1f %.1f %.1f] sha256=%s", c.ChunkID, pageRef(c.Page, c.PageLabel), c.BBox[0], c.BBox[1], c.BBox[2], c.BBox[3], sha))
 	}
 	return strings.Join(parts, " + ")
 }
@@ -160,4 +160,13 @@ func excerpt(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// pageRef renders a page for a reader: the printed label ("p. 46") when the
+// PDF declares one, else the PDF page number ("p.2").
+func pageRef(page int, label string) string {
+	if label != "" {
+		return "p. " + label
+	}
+	return fmt.Sprintf("p.%d", page)
 }

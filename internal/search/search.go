@@ -32,22 +32,28 @@ type Query struct {
 	YearTo   int    // last year, 0 = open
 	Section  string // a case-insensitive part of the section heading
 	Type     string // chunk type: paragraph, heading, caption, ...
+	// Furniture includes page furniture (page_header, page_footer,
+	// margin_note), which is left out unless asked for here or by Type.
+	Furniture bool
 
 	Explain bool // fill Hit.Explain and Result.Notes
 }
 
 // Hit is one matching chunk.
 type Hit struct {
-	CiteKey string   `json:"cite_key"`
-	Title   string   `json:"title"`
-	ChunkID string   `json:"chunk_id"`
-	Page    int      `json:"page"`
-	Section string   `json:"section"`
-	Type    string   `json:"type"`
-	Excerpt string   `json:"excerpt"` // at most MaxExcerpt characters of the chunk text
-	Link    string   `json:"link"`    // file:// URL of the note
-	Score   float64  `json:"score"`   // the fused score that ordered the results
-	Explain *Explain `json:"explain,omitempty"`
+	CiteKey string `json:"cite_key"`
+	Title   string `json:"title"`
+	ChunkID string `json:"chunk_id"`
+	Page    int    `json:"page"`
+	// PageLabel is the printed page label ("46"); "" when the PDF
+	// declares none (cite Page then).
+	PageLabel string   `json:"page_label,omitempty"`
+	Section   string   `json:"section"`
+	Type      string   `json:"type"`
+	Excerpt   string   `json:"excerpt"` // at most MaxExcerpt characters of the chunk text
+	Link      string   `json:"link"`    // file:// URL of the note
+	Score     float64  `json:"score"`   // the fused score that ordered the results
+	Explain   *Explain `json:"explain,omitempty"`
 }
 
 // Explain says why a hit ranks where it does.
@@ -75,13 +81,19 @@ type Result struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// Location renders "p.4 §3.2 Scaled Dot-Product Attention" (the seed's
-// section line); the § part is omitted when the chunk has no section.
+// Location renders "p. 46 §3.2 Scaled Dot-Product Attention": the printed
+// page label when the PDF declares one, else "p.4" with the PDF page
+// number (the seed's section line); the § part is omitted when the chunk
+// has no section.
 func (h Hit) Location() string {
-	if h.Section == "" {
-		return fmt.Sprintf("p.%d", h.Page)
+	page := fmt.Sprintf("p.%d", h.Page)
+	if h.PageLabel != "" {
+		page = "p. " + h.PageLabel
 	}
-	return fmt.Sprintf("p.%d §%s", h.Page, h.Section)
+	if h.Section == "" {
+		return page
+	}
+	return page + " §" + h.Section
 }
 
 // Searcher finds chunks matching a query, best first.

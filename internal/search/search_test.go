@@ -23,6 +23,9 @@ func TestLocation(t *testing.T) {
 	if got := (Hit{Page: 1}).Location(); got != "p.1" {
 		t.Errorf("Location without section = %q", got)
 	}
+	if got := (Hit{Page: 2, PageLabel: "46", Section: "Growth"}).Location(); got != "p. 46 §Growth" {
+		t.Errorf("Location with a page label = %q", got)
+	}
 }
 
 func TestExcerpt(t *testing.T) {
