@@ -251,7 +251,8 @@ func similar(a, b string) bool {
 // outlineMatch is where an outline entry's heading was found.
 type outlineMatch struct {
 	page, block int
-	first, last int  // heading lines within the block
+	first, last int  // heading lines: first in the block, last in the block extra blocks on
+	extra       int  // further blocks the heading runs into
 	runIn       bool // the heading's last line continues with body text
 	dist        float64
 }
@@ -298,7 +299,7 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 					continue
 				}
 				for li := range b.Lines {
-					m, ok := matchTitle(b, li, key)
+					m, ok := matchTitle(p, bi, li, key)
 					if !ok {
 						continue
 					}
@@ -358,6 +359,18 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 			}
 			continue
 		}
+		if f.m.extra > 0 {
+			// Join the blocks the heading runs into.
+			lines := append([]*Line(nil), b.Lines...)
+			for _, o := range p.Blocks[f.m.block+1 : f.m.block+1+f.m.extra] {
+				lines = append(lines, o.Lines...)
+			}
+			f.m.last += len(lines) - len(p.Blocks[f.m.block+f.m.extra].Lines)
+			nb := newBlock(b.Kind, lines)
+			nb.Rotated = b.Rotated
+			p.Blocks = append(p.Blocks[:f.m.block], append([]*Block{nb}, p.Blocks[f.m.block+1+f.m.extra:]...)...)
+			b = nb
+		}
 		parts := []*Block{}
 		if f.m.first > 0 {
 			parts = append(parts, newBlock(Paragraph, b.Lines[:f.m.first]))
@@ -410,27 +423,39 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 }
 
 // matchTitle reports whether the heading with title key starts at line li
-// of b: the keys of lines li.. (at most four) joined start with key. The
+// of block bi of p: the keys of the lines from there (at most four, on into
+// the next blocks when each starts right below the one before, as the lines
+// of a heading broken over several blocks do) joined start with key. The
 // heading may end inside a line (a run-in heading) only when the line goes
-// on with at least a few letters of body text.
-func matchTitle(b *Block, li int, key string) (outlineMatch, bool) {
+// on with body text.
+func matchTitle(p *Page, bi, li int, key string) (outlineMatch, bool) {
 	acc := ""
-	for k := li; k < len(b.Lines) && k < li+4; k++ {
-		lk := titleKey(b.Lines[k].Text)
-		if k == li {
-			// The line must start with the title (after its number).
-			lk = titleKey(b.Lines[k].Text)
+	b, k, extra := p.Blocks[bi], li, 0
+	for n := 0; n < 4; n++ {
+		if k == len(b.Lines) {
+			// Continue into the next block if it sits right below.
+			if bi+extra+1 >= len(p.Blocks) {
+				break
+			}
+			nb := p.Blocks[bi+extra+1]
+			last := b.Lines[len(b.Lines)-1]
+			if nb.Kind.Furniture() || nb.Rotated || nb.Lines[0].Base > last.Base || last.Base-nb.Lines[0].Base > 2.5*math.Max(last.Size, nb.Lines[0].Size) {
+				break
+			}
+			extra++
+			b, k = nb, 0
 		}
-		acc += lk
+		acc += titleKey(b.Lines[k].Text)
 		switch {
 		case similar(acc, key):
-			return outlineMatch{first: li, last: k}, true
+			return outlineMatch{first: li, last: k, extra: extra}, true
 		case strings.HasPrefix(acc, key) && len(key) >= 4:
 			// The title ends inside line k: a run-in heading.
-			return outlineMatch{first: li, last: k, runIn: true}, true
+			return outlineMatch{first: li, last: k, extra: extra, runIn: true}, true
 		case !strings.HasPrefix(key, acc) && !(len(acc) >= 8 && similar(acc, key[:min(len(key), len(acc))])):
 			return outlineMatch{}, false
 		}
+		k++
 	}
 	return outlineMatch{}, false
 }
