@@ -294,7 +294,7 @@ func (l *Line) compute(boldFont []bool) {
 		if space && onlyGenerated && letterSpaced[i] {
 			space = false // a gap inside a letter-spaced word
 		}
-		if space && b.Len() > 0 || i == marker || wordGap[i] {
+		if space && b.Len() > 0 || i == marker || wordGap[i] || prevInk != nil && shiftedDigits(*prevInk, *c) {
 			b.WriteByte(' ')
 		}
 		space = false
@@ -390,7 +390,8 @@ func inferredSpaces(cs []char) map[int]bool {
 }
 
 // letterSpacing finds the spaces pdfium inferred inside letter-spaced
-// words ("I N S T R U C T I O N", "JU M P ON TR U E"). The line's inferred
+// words ("I N S T R U C T I O N", "JU M P ON TR U E"); tokens with a digit
+// or a symbol are never joined. The line's inferred
 // spaces must fall into two clearly separated widths — narrow ones, each
 // next to a one-letter token, and word gaps at least 1.8 times wider — or,
 // on a line of one-letter tokens only, be uniform. It marks the character
@@ -478,9 +479,14 @@ func letterSpacing(cs []char) map[int]bool {
 		}
 	}
 	var lens []int
-	tokenLen := func(from int) int { // length of the token starting at cs[from]
+	tokenLen := func(from int) int { // length of the token starting at cs[from]; 3 (never joined) unless all letters
 		n := 0
 		for j := from; j < len(cs) && !isSpace(cs[j].Rune); j++ {
+			if !unicode.IsLetter(cs[j].Rune) {
+				// Digits and symbols drawn apart stay apart: "9 7 6 5",
+				// axis ticks "0 2 4 6 8" are not a spaced-out word.
+				return 3
+			}
 			n++
 		}
 		return n
@@ -663,4 +669,22 @@ func interleave(cs []char) []char {
 		out[i].interleaved = true
 	}
 	return out
+}
+
+// shiftedDigits reports whether digit b follows digit a at another size or
+// baseline: an exponent, index or footnote number drawn against a number
+// ("10" and a raised "25", "2013" and a raised "1"). The text policy puts
+// a space between them so that no number is read that the PDF does not
+// print.
+func shiftedDigits(a, b char) bool {
+	if !unicode.IsDigit(a.Rune) || !unicode.IsDigit(b.Rune) {
+		return false
+	}
+	ha, hb := a.Box.Height(), b.Box.Height()
+	if ha <= 0 || hb <= 0 {
+		return false
+	}
+	// pdfium reports one size per word, so compare the glyph boxes, whose
+	// height follows the size each glyph is drawn at.
+	return math.Abs(ha-hb) > 0.2*math.Max(ha, hb) || math.Abs(a.Box.Y0-b.Box.Y0) > 0.25*math.Max(ha, hb)
 }
