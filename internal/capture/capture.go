@@ -23,6 +23,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/citekey"
 	"github.com/crossmem/crossmem/internal/fetch"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
@@ -34,17 +35,44 @@ import (
 // MaxPDFBytes caps a downloaded PDF.
 const MaxPDFBytes = 512 << 20
 
-// ErrNeedMetadata is returned (wrapped, with what is missing and which
-// flag to pass) when a PDF comes without enough metadata to make a cite key
-// and no --cite-key was given.
+// ErrNeedMetadata is returned (wrapped, with what is missing, and the
+// hint to name a cite key or a DOI) when a PDF comes without enough
+// metadata to make a cite key and Options.CiteKey is empty.
 var ErrNeedMetadata = errors.New("not enough metadata to make a cite key")
 
-// ErrNoPDF is returned (wrapped, with instructions) for a DOI capture when
-// no PDF can be downloaded.
-var ErrNoPDF = errors.New("no downloadable PDF")
+// OptionError is an option of a capture that is not valid, found by
+// CheckOptions before any work: Options.DOI that is not a DOI (Err is
+// ErrNotDOI), or Options.CiteKey that cannot be a cite key (Err wraps
+// citekey.ErrInvalid).
+type OptionError struct {
+	Option string // "DOI" or "CiteKey", the field of Options
+	Err    error
+}
 
-// ErrKeyTaken is returned when --cite-key names a key another paper uses.
-var ErrKeyTaken = errors.New("cite key already in use")
+func (e *OptionError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *OptionError) Unwrap() error { return e.Err }
+
+// ErrNotDOI is the error of an OptionError for a DOI option that is not a
+// DOI.
+var ErrNotDOI = errors.New("not a DOI")
+
+// CheckOptions validates the options a user gives (o.DOI, o.CiteKey), as
+// Run does first: an *OptionError for the first that is not valid.
+func CheckOptions(o Options) error {
+	if o.DOI != "" {
+		if _, ok := identifier.ParseDOI(o.DOI); !ok {
+			return &OptionError{Option: "DOI", Err: fmt.Errorf("%q is %w: pass it as 10.NNNN/suffix or https://doi.org/10.NNNN/suffix", o.DOI, ErrNotDOI)}
+		}
+	}
+	if o.CiteKey != "" {
+		if err := citekey.Valid(o.CiteKey); err != nil {
+			return &OptionError{Option: "CiteKey", Err: err}
+		}
+	}
+	return nil
+}
 
 // Options configures a capture.
 type Options struct {
@@ -84,12 +112,18 @@ type Result struct {
 	// Consulted lists the metadata questions asked and their outcomes
 	// (empty for an existing paper).
 	Consulted []metadata.Consultation
+	// Offline is true when the metadata sources could not be reached and
+	// the record is the PDF's own metadata (it says so in a warning): a
+	// refresh when online can check it.
+	Offline bool
 }
 
-// Run captures input into lib. Errors: an error wrapping
-// identifier.ErrUnrecognized for input of no accepted form (a usage
-// error); ErrNeedMetadata, ErrNoPDF, ErrKeyTaken; pdf.ErrNotPDF for files
-// that are not PDFs; metadata and network errors from the sources.
+// Run captures input into lib. Errors: an *OptionError (CheckOptions); an
+// error wrapping identifier.ErrUnrecognized for input of no accepted form
+// (a usage error); ErrNeedMetadata, library.ErrNoPDF (no PDF could be
+// downloaded), library.ErrKeyInUse (Options.CiteKey is another paper's);
+// pdf.ErrNotPDF for files that are not PDFs; metadata and network errors
+// from the sources. Errors carry what to do next as a hint.Action.
 func Run(ctx context.Context, lib *library.Library, input string, o Options) (*Result, error) {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -100,10 +134,8 @@ func Run(ctx context.Context, lib *library.Library, input string, o Options) (*R
 	if o.Pattern == "" {
 		o.Pattern = citekey.Default()
 	}
-	if o.CiteKey != "" {
-		if err := citekey.Valid(o.CiteKey); err != nil {
-			return nil, err
-		}
+	if err := CheckOptions(o); err != nil {
+		return nil, err
 	}
 	id, err := identifier.Classify(input, nil)
 	if err != nil {
@@ -113,11 +145,7 @@ func Run(ctx context.Context, lib *library.Library, input string, o Options) (*R
 		return nil, err
 	}
 	if o.DOI != "" {
-		d, ok := identifier.ParseDOI(o.DOI)
-		if !ok {
-			return nil, fmt.Errorf("--doi %q is not a DOI (expected 10.NNNN/...)", o.DOI)
-		}
-		o.DOI = d
+		o.DOI, _ = identifier.ParseDOI(o.DOI)
 	}
 	// An arXiv DOI names an arXiv paper: Crossref does not know it.
 	if id.Kind == identifier.KindDOI {
@@ -155,7 +183,7 @@ func Run(ctx context.Context, lib *library.Library, input string, o Options) (*R
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Paper: p, Existing: existing, Input: id, Consulted: c.consulted}, nil
+	return &Result{Paper: p, Existing: existing, Input: id, Consulted: c.consulted, Offline: c.offline && !existing}, nil
 }
 
 type run struct {
@@ -169,6 +197,7 @@ type run struct {
 	data      []byte // the PDF
 	pdfURL    string
 	existing  *library.Paper
+	offline   bool // the sources could not be reached: the PDF's own metadata
 	// attach is the metadata-only entry (from `crossmem import`) this
 	// capture gives its PDF to: named by --cite-key, or the same work.
 	attach *library.Paper
@@ -204,7 +233,7 @@ func (c *run) arxiv(ctx context.Context) error {
 	}
 	res, err := c.resolve(ctx, reconcile.Query{ArxivID: c.id.ArxivID, ArxivVersion: c.id.Version})
 	if err != nil {
-		return fmt.Errorf("metadata for arXiv %s: %w%s", c.id.ArxivID, err, lookupHint(err, "the arXiv id"))
+		return lookupFailed(fmt.Errorf("metadata for arXiv %s: %w", c.id.ArxivID, err), hint.Action{Kind: hint.CheckInput, What: "the arXiv id"})
 	}
 	c.o.Log("title: %s", c.rec.Title)
 	if p := c.find(func(p *library.Paper) bool {
@@ -219,7 +248,7 @@ func (c *run) arxiv(ctx context.Context) error {
 	}
 	if err := c.downloadFirst(ctx, urls); err != nil {
 		id := c.rec.ArxivID
-		return fmt.Errorf("%w\nTry again later, or download the PDF yourself (https://arxiv.org/abs/%s), then run:\n  crossmem capture /path/to/paper.pdf --doi %s", err, id, identifier.ArxivDOI(id))
+		return hint.Wrap(err, hint.Action{Kind: hint.RetryOrDownloadPDF, URL: "https://arxiv.org/abs/" + id, DOI: identifier.ArxivDOI(id)})
 	}
 	return nil
 }
@@ -243,7 +272,7 @@ func (c *run) doi(ctx context.Context) error {
 	}
 	res, err := c.resolve(ctx, reconcile.Query{DOI: c.id.DOI, WantPDF: true})
 	if err != nil {
-		return fmt.Errorf("metadata for DOI %s: %w%s", c.id.DOI, err, lookupHint(err, "the DOI"))
+		return lookupFailed(fmt.Errorf("metadata for DOI %s: %w", c.id.DOI, err), hint.Action{Kind: hint.CheckInput, What: "the DOI"})
 	}
 	c.o.Log("title: %s", c.rec.Title)
 	if len(res.PDFURLs) > 0 {
@@ -261,7 +290,8 @@ func (c *run) doi(ctx context.Context) error {
 }
 
 func (c *run) noPDF(reason string) error {
-	return fmt.Errorf("%w for DOI %s (%s).\nDownload the PDF yourself (publisher site, library access or the authors' page), then run:\n  crossmem capture /path/to/paper.pdf --doi %s", ErrNoPDF, c.id.DOI, reason, c.id.DOI)
+	return hint.Wrap(fmt.Errorf("%w downloadable for DOI %s (%s)", library.ErrNoPDF, c.id.DOI, reason),
+		hint.Action{Kind: hint.DownloadPDF, DOI: c.id.DOI})
 }
 
 // resolve asks the metadata sources and keeps the reconciled records.
@@ -280,17 +310,17 @@ func (c *run) resolve(ctx context.Context, q reconcile.Query) (*reconcile.Result
 	return res, nil
 }
 
-// lookupHint is the next step after a failed metadata lookup, as a line
-// to append to the error: reconnect when the sources could not be reached,
-// check what was looked up (check, e.g. "the DOI") when none knows it.
-func lookupHint(err error, check string) string {
+// lookupFailed gives err, a failed metadata lookup, what to do next:
+// reconnect when the sources could not be reached, notFound (check what
+// was looked up) when none knows the work.
+func lookupFailed(err error, notFound hint.Action) error {
 	switch {
 	case errors.Is(err, reconcile.ErrSourcesFailed):
-		return "\nCheck the network connection and run the capture again."
+		return hint.Wrap(err, hint.Action{Kind: hint.CheckNetwork})
 	case errors.Is(err, reconcile.ErrNotFound):
-		return "\nCheck " + check + "."
+		return hint.Wrap(err, notFound)
 	}
-	return ""
+	return err
 }
 
 // logSources reports, one line per question, which sources answered,
@@ -339,7 +369,7 @@ func (c *run) local(ctx context.Context) error {
 func (c *run) fromURL(ctx context.Context) error {
 	c.o.Log("PDF URL: %s", c.id.URL)
 	if err := c.download(ctx, c.id.URL); err != nil {
-		return fmt.Errorf("%w\nIf a browser can open the PDF, save it and run: crossmem capture /path/to/paper.pdf", err)
+		return hint.Wrap(err, hint.Action{Kind: hint.SavePDF})
 	}
 	c.pdfURL = c.id.URL
 	return c.fromPDF(ctx)
@@ -365,14 +395,15 @@ func (c *run) fromPDF(ctx context.Context) error {
 	if c.o.DOI != "" {
 		c.o.Log("Fetching CrossRef metadata for DOI %s", c.o.DOI)
 		if p := c.findDOI(c.o.DOI); p != nil && c.o.CiteKey == "" {
-			return fmt.Errorf("DOI %s is already captured as %s with a different PDF (SHA-256 %s); pass --cite-key to capture this file as a separate entry", c.o.DOI, p.CiteKey, p.PDFSHA256)
+			return hint.Wrap(fmt.Errorf("DOI %s is already captured as %s with a different PDF (SHA-256 %s)", c.o.DOI, p.CiteKey, p.PDFSHA256),
+				hint.Action{Kind: hint.SeparateEntry, Key: p.CiteKey})
 		}
 		q := reconcile.Query{DOI: c.o.DOI}
 		if id, ok := identifier.ArxivIDFromDOI(c.o.DOI); ok {
 			q = reconcile.Query{ArxivID: id}
 		}
 		if _, err := c.resolve(ctx, q); err != nil {
-			return fmt.Errorf("metadata for DOI %s: %w%s", c.o.DOI, err, lookupHint(err, "--doi, or leave it out to use the PDF's own metadata"))
+			return lookupFailed(fmt.Errorf("metadata for DOI %s: %w", c.o.DOI, err), hint.Action{Kind: hint.CheckDOIOption})
 		}
 		return nil
 	}
@@ -409,7 +440,8 @@ func (c *run) fromPDF(ctx context.Context) error {
 			if names := reconcile.FailedSources(c.consulted); len(names) > 0 {
 				what = strings.Join(names, ", ") + " failed; details in the sidecar's consulted list"
 			}
-			c.rec.Warn(fmt.Sprintf("metadata sources could not be reached (%s); using the PDF's own metadata only: run crossmem refresh <cite_key> when online", what))
+			c.rec.Warn(fmt.Sprintf("metadata sources could not be reached (%s); using the PDF's own metadata only until it is refreshed online", what))
+			c.offline = true
 		} else {
 			c.rec.Warn("no metadata source found this title; using the PDF's own metadata only")
 		}
@@ -532,7 +564,7 @@ func (c *run) key(rec *metadata.Record, papers []*library.Paper) (string, error)
 	taken := func(k string) bool { return library.KeyTaken(papers, k) }
 	if c.o.CiteKey != "" {
 		if taken(c.o.CiteKey) {
-			return "", fmt.Errorf("%w: %q belongs to another paper; choose another --cite-key", ErrKeyTaken, c.o.CiteKey)
+			return "", hint.Wrap(fmt.Errorf("%w: %q belongs to another paper", library.ErrKeyInUse, c.o.CiteKey), hint.Action{Kind: hint.OtherCiteKey})
 		}
 		return c.o.CiteKey, nil
 	}
@@ -547,7 +579,7 @@ func (c *run) key(rec *metadata.Record, papers []*library.Paper) (string, error)
 		missing = append(missing, "year")
 	}
 	if len(missing) > 0 {
-		return "", fmt.Errorf("%w: the PDF's metadata has no %s; pass --cite-key <key> (e.g. --cite-key smith2023transport), or --doi <doi> to fetch the metadata from Crossref", ErrNeedMetadata, strings.Join(missing, ", "))
+		return "", hint.Wrap(fmt.Errorf("%w: the PDF's metadata has no %s", ErrNeedMetadata, strings.Join(missing, ", ")), hint.Action{Kind: hint.NameCiteKey})
 	}
 	base, err := citekey.Make(c.o.Pattern, rec)
 	if err != nil {

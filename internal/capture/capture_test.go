@@ -22,6 +22,7 @@ import (
 	"github.com/crossmem/crossmem/internal/citekey"
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/fetch"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
@@ -453,8 +454,8 @@ func TestServerErrorsWriteNothing(t *testing.T) {
 		if !strings.Contains(err.Error(), "failed") || !strings.Contains(err.Error(), "500") {
 			t.Errorf("error %q does not say the fetch failed with HTTP 500", err)
 		}
-		if !strings.Contains(err.Error(), "Check the network connection and run the capture again") {
-			t.Errorf("error %q does not say what to do next", err)
+		if a, _ := hint.Of(err); a.Kind != hint.CheckNetwork {
+			t.Errorf("error %q does not say what to do next (hint %+v)", err, a)
 		}
 		if errors.Is(err, reconcile.ErrNotFound) || errors.Is(err, fetch.ErrNotFound) {
 			t.Errorf("a server error is reported as not found: %v", err)
@@ -477,8 +478,8 @@ func TestServerErrorsWriteNothing(t *testing.T) {
 		if !strings.Contains(err.Error(), "failed") || !strings.Contains(err.Error(), "/pdf/2104.12255v1") {
 			t.Errorf("error %q does not say the PDF download failed", err)
 		}
-		if !strings.Contains(err.Error(), "crossmem capture /path/to/paper.pdf --doi 10.48550/arXiv.2104.12255") {
-			t.Errorf("error %q does not say how to capture a PDF downloaded by hand", err)
+		if a, _ := hint.Of(err); a.Kind != hint.RetryOrDownloadPDF || a.DOI != "10.48550/arXiv.2104.12255" || a.URL != "https://arxiv.org/abs/2104.12255" {
+			t.Errorf("error %q: hint %+v does not say how to capture a PDF downloaded by hand", err, a)
 		}
 		if got := env.rawFiles(t); len(got) != 0 {
 			t.Errorf("files written: %v", got)
@@ -504,12 +505,14 @@ func TestDOIWithoutPDFLink(t *testing.T) {
 	env.srv.works[doi] = response{body: corpustest.File(t, "api", "crossref/10.1145_3184558.3186235.json")}
 
 	_, err := Run(t.Context(), env.lib, "https://doi.org/"+doi, env.opts)
-	if !errors.Is(err, ErrNoPDF) {
-		t.Fatalf("error = %v; want ErrNoPDF", err)
+	if !errors.Is(err, library.ErrNoPDF) {
+		t.Fatalf("error = %v; want library.ErrNoPDF", err)
+	}
+	if a, _ := hint.Of(err); a.Kind != hint.DownloadPDF || a.DOI != doi {
+		t.Errorf("hint %+v, want DownloadPDF with the DOI", a)
 	}
 	msg := err.Error()
 	for _, want := range []string{
-		"crossmem capture /path/to/paper.pdf --doi " + doi,
 		"no source knows an open-access PDF",
 		"set CROSSMEM_UNPAYWALL_EMAIL",
 		doi,
@@ -535,8 +538,8 @@ func TestDOIUnknown(t *testing.T) {
 	if !strings.Contains(err.Error(), "10.1371/notarealdoi") {
 		t.Errorf("error %q does not name the DOI", err)
 	}
-	if !strings.Contains(err.Error(), "Check the DOI.") {
-		t.Errorf("error %q does not say what to do next", err)
+	if a, _ := hint.Of(err); a.Kind != hint.CheckInput || a.What != "the DOI" {
+		t.Errorf("error %q does not say what to do next (hint %+v)", err, a)
 	}
 	if got := env.rawFiles(t); len(got) != 0 {
 		t.Errorf("files written: %v", got)
@@ -656,8 +659,8 @@ func TestLocalPDF(t *testing.T) {
 		if !errors.Is(err, ErrNeedMetadata) {
 			t.Fatalf("error = %v; want ErrNeedMetadata", err)
 		}
-		if !strings.Contains(err.Error(), "--cite-key") {
-			t.Errorf("error %q does not name --cite-key", err)
+		if a, _ := hint.Of(err); a.Kind != hint.NameCiteKey {
+			t.Errorf("error %q does not say to name a cite key (hint %+v)", err, a)
 		}
 		if got := env.rawFiles(t); len(got) != 0 {
 			t.Errorf("files written: %v", got)
@@ -674,8 +677,8 @@ func TestLocalPDF(t *testing.T) {
 		// The key is now taken: another PDF cannot have it.
 		other := copyPDF(t, "pm_2304.02623v1.pdf")
 		_, err = Run(t.Context(), env.lib, other, o)
-		if !errors.Is(err, ErrKeyTaken) {
-			t.Errorf("reusing a taken --cite-key: error = %v; want ErrKeyTaken", err)
+		if !errors.Is(err, library.ErrKeyInUse) {
+			t.Errorf("reusing a taken --cite-key: error = %v; want library.ErrKeyInUse", err)
 		}
 	})
 	t.Run("not a PDF", func(t *testing.T) {
@@ -710,7 +713,8 @@ func TestInvalidInput(t *testing.T) {
 	}
 	o := env.opts
 	o.DOI = "not-a-doi"
-	if _, err := Run(t.Context(), env.lib, copyPDF(t, "gr_dehypenisation1.pdf"), o); err == nil || !strings.Contains(err.Error(), "--doi") {
+	var oe *OptionError
+	if _, err := Run(t.Context(), env.lib, copyPDF(t, "gr_dehypenisation1.pdf"), o); !errors.As(err, &oe) || oe.Option != "DOI" || !errors.Is(err, ErrNotDOI) {
 		t.Errorf("bad --doi: error = %v", err)
 	}
 	if got := env.files(t); len(got) != 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/crossmem/crossmem/internal/bibtex"
 	"github.com/crossmem/crossmem/internal/citekey"
 	"github.com/crossmem/crossmem/internal/csl"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
@@ -116,6 +117,7 @@ type write func(*library.Library) (undo func(), err error)
 func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([]ImportOutcome, []write, error) {
 	papers, _ := lib.Papers()
 	var errs []error
+	rekeyable := "" // a library paper whose key the file also uses
 	fail := func(line int, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...)))
 	}
@@ -183,7 +185,8 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 				continue
 			}
 			if !sameImportedWork(&owner.Metadata, rec) {
-				fail(e.Line, "cite key %q is already used in the library by a different work (%q); change the key in the file, or rename the library's paper with `crossmem rekey %s <new>`", key, owner.Metadata.Title, owner.CiteKey)
+				fail(e.Line, "cite key %q is already used in the library by a different work (%q); change the key in the file, or rename the library's paper", key, owner.Metadata.Title)
+				rekeyable = owner.CiteKey
 				continue
 			}
 			oc := ImportOutcome{Line: e.Line, CiteKey: owner.CiteKey, Status: ImportExists}
@@ -240,7 +243,8 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 		writes = append(writes, addAliases(owner, keys))
 	}
 	if len(errs) > 0 {
-		return nil, nil, fmt.Errorf("%d problem(s) in the import file, nothing imported; fix them and run the import again:\n%w", len(errs), errors.Join(errs...))
+		return nil, nil, hint.Wrap(fmt.Errorf("%d problem(s) in the import file, nothing imported:\n%w", len(errs), errors.Join(errs...)),
+			hint.Action{Kind: hint.FixImportFile, Key: rekeyable})
 	}
 	warnings := map[int][]string{}
 	for _, e := range entries {
@@ -344,7 +348,7 @@ func markImported(rec *metadata.Record, file string) {
 	if name == "" {
 		name = "an import file"
 	}
-	rec.Warn(fmt.Sprintf("imported from %s and not checked against the metadata sources; run `crossmem refresh <key>` to check it", name))
+	rec.Warn(fmt.Sprintf("imported from %s and not checked against the metadata sources until it is refreshed", name))
 	rec.Normalize()
 }
 
@@ -409,7 +413,7 @@ func (c *run) attachTo(key string, rec *metadata.Record, sum string) (*library.P
 		return nil, err
 	}
 	if p.HasPDF() {
-		return nil, fmt.Errorf("%w: %s has a PDF already", ErrKeyTaken, key)
+		return nil, fmt.Errorf("%w: %s has a PDF already", library.ErrKeyInUse, key)
 	}
 	c.o.Log("attaching the PDF to the imported entry %s", p.CiteKey)
 	sc := &p.Sidecar

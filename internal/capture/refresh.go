@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
 	"github.com/crossmem/crossmem/internal/metadata/reconcile"
@@ -49,7 +50,7 @@ func Refresh(ctx context.Context, lib *library.Library, key string, o Options) (
 			q.Author = old.Authors[0].FamilyOrLiteral()
 		}
 	default:
-		return nil, fmt.Errorf("%s has no arXiv id, DOI or title to look up: nothing to refresh; describe it by importing a BibTeX or CSL-JSON entry with this cite key (crossmem import)", key)
+		return nil, hint.Wrap(fmt.Errorf("%s has no arXiv id, DOI or title to look up: nothing to refresh", key), hint.Action{Kind: hint.DescribeByImport, Key: paper.CiteKey})
 	}
 	rctx, cancel := context.WithTimeout(ctx, o.metadataTimeout())
 	res, err := reconcile.Resolve(rctx, q, o.Sources)

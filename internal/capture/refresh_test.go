@@ -12,6 +12,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/fetch"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
 	"github.com/crossmem/crossmem/internal/metadata/metadatatest"
@@ -225,9 +226,9 @@ func TestDOICaptureUsesUnpaywall(t *testing.T) {
 	// The recorded PDF link points to pnas.org, which the test cannot
 	// reach: the capture must say it tried that link and explain the
 	// local-PDF route.
-	if !errors.Is(err, ErrNoPDF) || !strings.Contains(err.Error(), "pnas.org/content/pnas/111/45/E4832.full.pdf") ||
-		!strings.Contains(err.Error(), "crossmem capture /path/to/paper.pdf --doi 10.1073/pnas.1414271111") {
-		t.Errorf("err = %v", err)
+	if a, _ := hint.Of(err); !errors.Is(err, library.ErrNoPDF) || !strings.Contains(err.Error(), "pnas.org/content/pnas/111/45/E4832.full.pdf") ||
+		a.Kind != hint.DownloadPDF || a.DOI != "10.1073/pnas.1414271111" {
+		t.Errorf("err = %v, hint %+v", err, a)
 	}
 	asked := false
 	for _, r := range srv.Requests() {
@@ -260,9 +261,12 @@ func TestOfflineOwnMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := res.Paper
-	want := "metadata sources could not be reached (crossref, openalex failed; details in the sidecar's consulted list); using the PDF's own metadata only: run crossmem refresh <cite_key> when online"
+	want := "metadata sources could not be reached (crossref, openalex failed; details in the sidecar's consulted list); using the PDF's own metadata only until it is refreshed online"
 	if !slices.Contains(p.Metadata.Warnings, want) {
 		t.Errorf("warnings %q, want %q", p.Metadata.Warnings, want)
+	}
+	if !res.Offline {
+		t.Error("Result.Offline is false")
 	}
 	failed := 0
 	for _, c := range p.Consulted {

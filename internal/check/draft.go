@@ -133,7 +133,7 @@ func (c *Checker) citation(ctx context.Context, key string) CitationResult {
 	rec, _ := cite.Record(p, c.Citer.Version)
 	r.Status, r.Paper, r.Title = CiteOK, p.CiteKey, rec.Title
 	if !cite.Citable(rec) {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the library has no usable metadata for %s (no title or authors): describe it with crossmem import <file.bib>", p.CiteKey))
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the library has no usable metadata for %s (no title or authors): describe it by importing a BibTeX or CSL-JSON entry with its cite key", p.CiteKey))
 	}
 	r.Warnings = append(r.Warnings, rec.Warnings...)
 	if len(r.Warnings) > 0 {

@@ -8,6 +8,7 @@
 //
 // Unknown keys are reported as *NotFoundError with "Did you mean"
 // suggestions ranked over every key, alias and title in the library.
+// Errors carry what to do next as a hint.Action.
 package cite
 
 import (
@@ -20,6 +21,7 @@ import (
 	"github.com/crossmem/crossmem/internal/citation"
 	"github.com/crossmem/crossmem/internal/csl"
 	"github.com/crossmem/crossmem/internal/editdist"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
@@ -104,7 +106,8 @@ func EditionStyle(s citation.Style, edition int) citation.Style {
 func (c *Citer) Paper(p *library.Paper, key string, style citation.Style) (*Citation, error) {
 	rec, published := Record(p, c.Version)
 	if !Citable(rec) {
-		return nil, fmt.Errorf("cite_key '%s': %w (the PDF had no usable metadata); describe it with: crossmem import <file.bib> (an entry with the key %s)", key, ErrNothingToCite, p.CiteKey)
+		return nil, hint.Wrap(fmt.Errorf("cite_key '%s': %w (the PDF had no usable metadata)", key, ErrNothingToCite),
+			hint.Action{Kind: hint.DescribeByImport, Key: p.CiteKey})
 	}
 	it := csl.FromRecord(rec, key)
 	text, err := citation.FormatWith(it, EditionStyle(style, c.ChicagoEdition), citation.Options{Unicode: c.Unicode})
@@ -128,7 +131,7 @@ func (c *Citer) Lookup(key string) (*library.Paper, error) {
 	case errors.Is(err, library.ErrNotFound):
 		return nil, c.notFound(key)
 	case err != nil:
-		return nil, fmt.Errorf("cite_key '%s': %w (repair or remove that sidecar, or capture the paper again)", key, err)
+		return nil, hint.Wrap(fmt.Errorf("cite_key '%s': %w", key, err), hint.Action{Kind: hint.RepairSidecar})
 	}
 	return p, nil
 }
@@ -209,26 +212,23 @@ type Suggestion struct {
 	Title   string `json:"title"`
 }
 
-// NotFoundError reports an unknown cite key with the closest matches.
+// NotFoundError reports an unknown cite key with the closest matches
+// (internal/render words them as the seed's "Did you mean" list).
 type NotFoundError struct {
 	Key         string
 	Suggestions []Suggestion
 }
 
-// Error gives the seed's message: "cite_key 'x' not found. Did you
-// mean:" followed by "- key — Title" lines.
-func (e *NotFoundError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "cite_key '%s' not found.", e.Key)
-	if len(e.Suggestions) == 0 {
-		b.WriteString(" No similar cite keys in the library (capture or import it first: crossmem capture <input>, crossmem import <file.bib>).")
-		return b.String()
+// Error says "cite_key '<key>' not found".
+func (e *NotFoundError) Error() string { return fmt.Sprintf("cite_key '%s' not found", e.Key) }
+
+// Hint is to capture or import the work when nothing in the library is
+// like the key, and nothing when there are suggestions.
+func (e *NotFoundError) Hint() hint.Action {
+	if len(e.Suggestions) > 0 {
+		return hint.Action{}
 	}
-	b.WriteString(" Did you mean:")
-	for _, s := range e.Suggestions {
-		fmt.Fprintf(&b, "\n- %s — %s", s.CiteKey, s.Title)
-	}
-	return b.String()
+	return hint.Action{Kind: hint.CaptureOrImport}
 }
 
 // suggest ranks papers by the seed's fuzzy score for query q: the full

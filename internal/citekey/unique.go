@@ -53,24 +53,27 @@ func Unique(key string, taken func(string) bool) (string, error) {
 // Valid reports whether key is acceptable as a user-supplied cite key
 // (--cite-key): 1 to MaxLen characters from A–Z a–z 0–9 _ - : . , not
 // starting with a dot and not containing "..". Such a key cannot hold a path
-// separator. The error names the offending character or rule and says what
-// is allowed.
+// separator. The error (wrapping ErrInvalid) names the offending character
+// or rule and says what is allowed.
 func Valid(key string) error {
 	const allowed = `use 1-100 characters from A-Z a-z 0-9 _ - : . , not starting with "." and without ".."`
 	switch {
 	case key == "":
-		return fmt.Errorf("invalid cite key: empty; %s", allowed)
+		return fmt.Errorf("%w: empty; %s", ErrInvalid, allowed)
 	case len(key) > MaxLen:
-		return fmt.Errorf("invalid cite key %q: %d characters; %s", key, len(key), allowed)
+		return fmt.Errorf("%w %q: %d characters; %s", ErrInvalid, key, len(key), allowed)
 	case key[0] == '.':
-		return fmt.Errorf("invalid cite key %q: starts with \".\"; %s", key, allowed)
+		return fmt.Errorf("%w %q: starts with \".\"; %s", ErrInvalid, key, allowed)
 	case strings.Contains(key, ".."):
-		return fmt.Errorf("invalid cite key %q: contains \"..\"; %s", key, allowed)
+		return fmt.Errorf("%w %q: contains \"..\"; %s", ErrInvalid, key, allowed)
 	}
 	for _, r := range key {
 		if !isSafeRune(r) && r != ':' && r != '.' {
-			return fmt.Errorf("invalid cite key %q: character %q not allowed; %s", key, r, allowed)
+			return fmt.Errorf("%w %q: character %q not allowed; %s", ErrInvalid, key, r, allowed)
 		}
 	}
 	return nil
 }
+
+// ErrInvalid is wrapped by Valid's errors.
+var ErrInvalid = errors.New("invalid cite key")

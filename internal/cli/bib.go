@@ -10,6 +10,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/citation"
 	"github.com/crossmem/crossmem/internal/cite"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/render"
 )
@@ -101,7 +102,7 @@ func runBib(_ context.Context, o *bibOptions) error {
 	if !a.json {
 		for _, d := range drafts {
 			if len(d.Citations) == 0 {
-				fmt.Fprintf(a.io.Err, "crossmem: notice: %s (read as %s) cites no keys\n", d.Name, d.Kind)
+				a.notice("%s (read as %s) cites no keys", d.Name, d.Kind)
 			}
 		}
 	}
@@ -175,6 +176,6 @@ func printBibProblems(a *app, o *bibOptions, out bibJSON) {
 		fmt.Fprintf(a.io.Err, "crossmem: wrote %d of %d entries to %s\n", out.Entries, len(out.Keys), o.output)
 	}
 	if len(out.Unknown) > 0 {
-		fmt.Fprintln(a.io.Err, "crossmem: hint: capture or import the missing works (crossmem capture <input>, crossmem import <file.bib>), or fix the keys in the draft")
+		a.hint(render.Hint(hint.Action{Kind: hint.CaptureOrImport}))
 	}
 }

@@ -2,15 +2,16 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/crossmem/crossmem/internal/capture"
-	"github.com/crossmem/crossmem/internal/citekey"
-	"github.com/crossmem/crossmem/internal/identifier"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/metadata"
 	"github.com/crossmem/crossmem/internal/metadata/sources"
+	"github.com/crossmem/crossmem/internal/render"
 )
 
 // captureOptions are capture's arguments and flags.
@@ -73,13 +74,8 @@ Exit status: 0 captured or already present, 1 error, 2 unrecognised input.`,
 func runCapture(ctx context.Context, o *captureOptions) error {
 	a := o.app
 	// Bad flag values are usage errors (exit 2), found before any work.
-	if _, ok := identifier.ParseDOI(o.doi); o.doi != "" && !ok {
-		return usageError{fmt.Errorf("--doi %q is not a DOI: pass it as 10.NNNN/suffix or https://doi.org/10.NNNN/suffix", o.doi)}
-	}
-	if o.citeKey != "" {
-		if err := citekey.Valid(o.citeKey); err != nil {
-			return usageError{err}
-		}
+	if err := capture.CheckOptions(capture.Options{DOI: o.doi, CiteKey: o.citeKey}); err != nil {
+		return captureUsageError(err)
 	}
 	cfg, err := a.config()
 	if err != nil {
@@ -136,10 +132,23 @@ func runCapture(ctx context.Context, o *captureOptions) error {
 		logf("already captured: %s", tildePath(p.PDFPath))
 	} else {
 		for _, w := range p.Metadata.Warnings {
-			logf("warning: %s", w)
+			a.warn("%s", w)
+		}
+		if res.Offline {
+			a.hint(render.Hint(hint.Action{Kind: hint.RefreshOnline, Key: p.CiteKey}))
 		}
 		logf("saved to %s", tildePath(p.PDFPath))
 	}
 	fmt.Fprintf(a.io.Out, "cite_key: %s\n", p.CiteKey)
 	return nil
+}
+
+// captureUsageError words an invalid capture option as a usage error,
+// naming the flag of a DOI that is not one.
+func captureUsageError(err error) error {
+	var oe *capture.OptionError
+	if errors.As(err, &oe) && oe.Option == "DOI" {
+		return usageError{fmt.Errorf("--doi %w", err)}
+	}
+	return usageError{err}
 }

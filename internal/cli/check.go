@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/check"
 	"github.com/crossmem/crossmem/internal/draft"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/render"
 )
 
@@ -82,7 +83,10 @@ func runCheck(ctx context.Context, o *checkOptions) error {
 	} else {
 		fmt.Fprint(a.io.Out, render.Report(rep))
 		if len(d.Quotations) == 0 && len(d.Citations) == 0 {
-			fmt.Fprintf(a.io.Err, "crossmem: notice: %s (read as %s) has no quotations and no citations\n", o.path, d.Kind)
+			a.notice("%s (read as %s) has no quotations and no citations", o.path, d.Kind)
+		}
+		if rep.Counts.Citations[check.CiteUnknown] > 0 {
+			a.hint(render.Hint(hint.Action{Kind: hint.CaptureOrImport}))
 		}
 	}
 	if !rep.OK {

@@ -75,7 +75,7 @@ func runCite(_ context.Context, o *citeOptions) error {
 	}
 	fmt.Fprintln(a.io.Out, strings.TrimRight(out.Citation, "\n"))
 	if out.PaperCiteKey != "" {
-		fmt.Fprintf(a.io.Err, "crossmem: notice: %s is an alias of %s (renamed with crossmem rekey)\n", out.CiteKey, out.PaperCiteKey)
+		a.notice("%s is an alias of %s (renamed with crossmem rekey)", out.CiteKey, out.PaperCiteKey)
 	}
 	return nil
 }

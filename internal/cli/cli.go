@@ -43,6 +43,7 @@ import (
 	"github.com/crossmem/crossmem/internal/llm"
 	"github.com/crossmem/crossmem/internal/metadata/sources"
 	"github.com/crossmem/crossmem/internal/pdf"
+	"github.com/crossmem/crossmem/internal/render"
 )
 
 // Version is crossmem's version.
@@ -141,7 +142,7 @@ func (a *app) config() (*config.Config, error) {
 		return nil, err
 	}
 	for _, w := range warnings {
-		fmt.Fprintf(a.io.Err, "crossmem: warning: %s\n", w)
+		a.warn("%s", w)
 	}
 	a.cfg = cfg
 	return cfg, nil
@@ -275,12 +276,13 @@ func (a *app) indexNotes(ctx context.Context, paths ...string) {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(a.io.Err, "crossmem: warning: the search index was not updated (%v); run crossmem index\n", err)
+		a.warn("the search index was not updated (%v)", err)
+		a.hint("run crossmem index")
 		return
 	}
 	if ix.Embedder != nil {
 		if _, err := ix.EmbedMissing(ctx, nil); err != nil {
-			fmt.Fprintf(a.io.Err, "crossmem: notice: chunk embeddings not computed (%v); search uses BM25 until crossmem index can reach the embedding server\n", err)
+			a.notice("chunk embeddings not computed (%v); search uses BM25 until crossmem index can reach the embedding server", err)
 		}
 	}
 }
@@ -320,22 +322,49 @@ func Main(ctx context.Context, args []string, stdio IO, servers Servers) int {
 	}
 	a.printError(err)
 	if code == ExitUsage {
-		fmt.Fprintln(stdio.Err, "crossmem: hint: run 'crossmem --help' or 'crossmem <command> --help' for usage")
+		a.hint("run 'crossmem --help' or 'crossmem <command> --help' for usage")
 	}
 	return code
 }
 
+// printError writes err as "crossmem: error: <message>" (later lines of
+// the message as they are) and, when err says what to do next, "crossmem:
+// hint: <hint>" (internal/render words both). With --json it also writes
+// {"error": ..., "hint": ...} as one line.
 func (a *app) printError(err error) {
-	msg := err.Error()
+	msg, next := render.Error(err)
 	lines := strings.Split(msg, "\n")
 	fmt.Fprintf(a.io.Err, "crossmem: error: %s\n", lines[0])
 	for _, l := range lines[1:] {
 		fmt.Fprintln(a.io.Err, l)
 	}
+	if next != "" {
+		a.hint(next)
+	}
 	if a.json {
-		b, _ := json.Marshal(map[string]any{"error": msg})
+		v := map[string]string{"error": msg}
+		if next != "" {
+			v["hint"] = next
+		}
+		b, _ := json.Marshal(v)
 		fmt.Fprintln(a.io.Err, string(b))
 	}
+}
+
+// hint writes "crossmem: hint: <text>" on stderr: the one form of every
+// suggestion of what to do next.
+func (a *app) hint(text string) {
+	fmt.Fprintf(a.io.Err, "crossmem: hint: %s\n", text)
+}
+
+// warn writes "crossmem: warning: <text>" on stderr.
+func (a *app) warn(format string, args ...any) {
+	fmt.Fprintf(a.io.Err, "crossmem: warning: "+format+"\n", args...)
+}
+
+// notice writes "crossmem: notice: <text>" on stderr.
+func (a *app) notice(format string, args ...any) {
+	fmt.Fprintf(a.io.Err, "crossmem: notice: "+format+"\n", args...)
 }
 
 func newRoot(a *app) *cobra.Command {

@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crossmem/crossmem/internal/compile"
+	"github.com/crossmem/crossmem/internal/hint"
+	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/llm"
 )
 
@@ -81,11 +83,14 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 		return err
 	}
 	paper, err := lib.Find(o.key)
-	if err != nil {
-		return fmt.Errorf("%w\ncrossmem: hint: capture the paper first (crossmem capture <input>), then compile the cite key it prints", err)
+	if errors.Is(err, library.ErrNotFound) {
+		return hint.Wrap(err, hint.Action{Kind: hint.CaptureFirst})
 	}
-	if !paper.HasPDF() {
-		return fmt.Errorf("%s has no PDF yet (it was imported as metadata only)\ncrossmem: hint: attach the PDF with: crossmem capture <paper.pdf> --cite-key %s", paper.CiteKey, paper.CiteKey)
+	if err != nil {
+		return err
+	}
+	if err := compile.Ready(paper); err != nil {
+		return err
 	}
 	say := func(format string, args ...any) {
 		if !a.json {
@@ -107,7 +112,7 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 		client := llm.New(cfg.OllamaHost, cfg.OllamaModel)
 		if err := client.Check(ctx); err != nil {
 			info.Notice = fmt.Sprintf("%v; writing the note without paraphrase/implication (use --no-llm to skip this check)", err)
-			fmt.Fprintf(a.io.Err, "crossmem: notice: %s\n", info.Notice)
+			a.notice("%s", info.Notice)
 		} else {
 			opts.Annotator = client
 			info.Used = true
@@ -126,9 +131,6 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 	res, err := compile.Run(ctx, lib, paper.CiteKey, opts)
 	a.progressDone()
 	if err != nil {
-		if errors.Is(err, compile.ErrPDFChanged) {
-			return fmt.Errorf("%w\ncrossmem: hint: restore the original PDF, or capture the new file as a new paper", err)
-		}
 		return err
 	}
 	a.indexNotes(ctx, res.Path)
@@ -136,11 +138,11 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 		fmt.Fprintf(a.io.Err, "crossmem: warning: the PDF of %s is damaged (%s); pdfium repaired it and text may be missing from the note\ncrossmem: hint: download the PDF again and capture the complete copy\n", paper.CiteKey, res.Damage)
 	}
 	for _, u := range res.Unquotable {
-		fmt.Fprintf(a.io.Err, "crossmem: notice: page %d of %s: %s; it produces no quotes\n", u.Page, paper.CiteKey, u.Reason)
+		a.notice("page %d of %s: %s; it produces no quotes", u.Page, paper.CiteKey, u.Reason)
 	}
 	info.Annotated, info.Reused, info.Failed = res.Annotated, res.Reused, res.Failed
 	if res.Failed > 0 {
-		fmt.Fprintf(a.io.Err, "crossmem: notice: the model could not annotate %d chunks (first error: %v)\n", res.Failed, res.LLMError)
+		a.notice("the model could not annotate %d chunks (first error: %v)", res.Failed, res.LLMError)
 	}
 	if a.json {
 		out := compileJSON{CiteKey: paper.CiteKey, Note: res.Path, Damage: res.Damage, Chunks: len(res.Note.Chunks), Pages: res.Note.Front.Pages, UnquotablePages: []unquotableJSON{}, LLM: info}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/capture"
 	"github.com/crossmem/crossmem/internal/compile"
+	"github.com/crossmem/crossmem/internal/hint"
 )
 
 // importJSON is import's --json output.
@@ -70,7 +71,7 @@ func runImport(ctx context.Context, o *importOptions) error {
 	}
 	entries, format, err := capture.ParseImport(file, data)
 	if err != nil {
-		return fmt.Errorf("%w\nnothing was imported; fix the file and run the import again", err)
+		return hint.Wrap(fmt.Errorf("%w; nothing was imported", err), hint.Action{Kind: hint.FixImportFile})
 	}
 	cfg, err := a.config()
 	if err != nil {
@@ -115,7 +116,7 @@ func runImport(ctx context.Context, o *importOptions) error {
 		}
 		fmt.Fprintln(a.io.Out, line)
 		for _, w := range o.Warnings {
-			fmt.Fprintf(a.io.Out, "[import] line %d: warning: %s\n", o.Line, w)
+			a.warn("%s:%d: %s", file, o.Line, w)
 		}
 	}
 	fmt.Fprintf(a.io.Out, "[import] %s %d of %d entries from %s (%s); attach PDFs with: crossmem capture <pdf> --cite-key <key>\n", verb, added, len(out), file, format)
@@ -145,7 +146,7 @@ func restampChanged(ctx context.Context, a *app, out []capture.ImportOutcome) er
 		}
 		path, err := compile.Restamp(ctx, lib, p.CiteKey, c)
 		if err != nil {
-			return fmt.Errorf("imported, but updating the note of %s failed (run crossmem compile %s): %w", p.CiteKey, p.CiteKey, err)
+			return hint.Wrap(fmt.Errorf("imported, but updating the note of %s failed: %w", p.CiteKey, err), hint.Action{Kind: hint.Compile, Key: p.CiteKey})
 		}
 		a.indexNotes(ctx, path)
 	}

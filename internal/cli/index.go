@@ -77,14 +77,14 @@ func runIndex(ctx context.Context, o *indexOptions) error {
 		return err
 	}
 	for _, p := range res.Skipped {
-		fmt.Fprintf(a.io.Err, "crossmem: warning: skipped %s: %s\n", tildePath(p.Path), p.Err)
+		a.warn("skipped %s: %s", tildePath(p.Path), p.Err)
 	}
 	embedded := 0
 	if ix.Embedder != nil {
 		embedded, err = ix.EmbedMissing(ctx, a.progress("embed", "chunks"))
 		a.progressDone()
 		if err != nil {
-			fmt.Fprintf(a.io.Err, "crossmem: warning: %v; search uses BM25 and the phrase lane until the embedding server answers\n", err)
+			a.warn("%v; search uses BM25 and the phrase lane until the embedding server answers", err)
 		}
 	}
 	st, err := ix.Stats(ctx)
@@ -117,7 +117,7 @@ func (a *app) syncedIndex(ctx context.Context) (*index.Index, error) {
 	}
 	if !a.json {
 		for _, p := range res.Skipped {
-			fmt.Fprintf(a.io.Err, "crossmem: warning: skipped %s: %s\n", tildePath(p.Path), p.Err)
+			a.warn("skipped %s: %s", tildePath(p.Path), p.Err)
 		}
 	}
 	return ix, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/capture"
 	"github.com/crossmem/crossmem/internal/compile"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/metadata"
 	"github.com/crossmem/crossmem/internal/metadata/sources"
 )
@@ -72,7 +73,7 @@ func runRefresh(ctx context.Context, o *refreshOptions) error {
 			return err
 		}
 		if notePath, err = compile.Restamp(ctx, lib, res.Paper.CiteKey, c); err != nil {
-			return fmt.Errorf("metadata refreshed, but updating the note failed (run crossmem compile %s to rebuild it): %w", res.Paper.CiteKey, err)
+			return hint.Wrap(fmt.Errorf("metadata refreshed, but updating the note failed: %w", err), hint.Action{Kind: hint.Compile, Key: res.Paper.CiteKey})
 		}
 		a.indexNotes(ctx, notePath)
 	}
@@ -93,7 +94,7 @@ func runRefresh(ctx context.Context, o *refreshOptions) error {
 		fmt.Fprintf(a.io.Out, "[refresh] %s\n", c)
 	}
 	for _, w := range res.Paper.Metadata.Warnings {
-		fmt.Fprintf(a.io.Out, "[refresh] warning: %s\n", w)
+		a.warn("%s", w)
 	}
 	if notePath != "" {
 		fmt.Fprintf(a.io.Out, "[refresh] note updated: %s\n", tildePath(notePath))

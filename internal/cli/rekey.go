@@ -9,7 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/crossmem/crossmem/internal/citekey"
 	"github.com/crossmem/crossmem/internal/compile"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
 )
 
@@ -56,18 +58,17 @@ func runRekey(ctx context.Context, o *rekeyOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := library.ValidKey(new); err != nil {
-		return usageError{fmt.Errorf("new cite key: %w", err)}
-	}
 	c, err := a.citer()
 	if err != nil {
 		return err
 	}
 	p, notePath, err := compile.Rekey(ctx, lib, old, new, c)
-	if err != nil {
-		if errors.Is(err, library.ErrNotFound) {
-			return fmt.Errorf("%w\ncrossmem: hint: name the paper by its current cite key", err)
-		}
+	switch {
+	case errors.Is(err, citekey.ErrInvalid):
+		return usageError{fmt.Errorf("new cite key: %w", err)}
+	case errors.Is(err, library.ErrNotFound):
+		return hint.Wrap(err, hint.Action{Kind: hint.CurrentKey})
+	case err != nil:
 		return err
 	}
 	if notePath != "" {

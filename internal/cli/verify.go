@@ -9,8 +9,39 @@ import (
 
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/compile"
+	"github.com/crossmem/crossmem/internal/hint"
+	"github.com/crossmem/crossmem/internal/render"
 	"github.com/crossmem/crossmem/internal/verify"
 )
+
+// verifyJSON is verify's --json output: the result, with each deep
+// problem's fix in words.
+type verifyJSON struct {
+	*verify.Result
+	Deep []deepJSON `json:"deep,omitempty"`
+}
+
+type deepJSON struct {
+	*verify.DeepResult
+	Problems []deepProblemJSON `json:"problems"`
+}
+
+type deepProblemJSON struct {
+	verify.DeepProblem
+	Hint string `json:"hint"` // what to do about it
+}
+
+func verifyOutput(res *verify.Result) verifyJSON {
+	out := verifyJSON{Result: res}
+	for _, d := range res.Deep {
+		dj := deepJSON{DeepResult: d, Problems: []deepProblemJSON{}}
+		for _, p := range d.Problems {
+			dj.Problems = append(dj.Problems, deepProblemJSON{DeepProblem: p, Hint: render.Hint(p.Fix)})
+		}
+		out.Deep = append(out.Deep, dj)
+	}
+	return out
+}
 
 // verifyOptions are verify's arguments and flags.
 type verifyOptions struct {
@@ -67,18 +98,14 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	}
 	res, err := verify.Library(ctx, lib, vo)
 	a.progressDone()
-	var nn *verify.NoNoteError
-	if errors.As(err, &nn) {
-		return fmt.Errorf("%w\ncrossmem: hint: run crossmem compile %s", err, nn.CiteKey)
-	}
 	if err != nil {
 		return err
 	}
 	for _, e := range res.Unreadable {
-		fmt.Fprintf(a.io.Err, "crossmem: warning: %v\n", e)
+		a.warn("%v", e)
 	}
 	if a.json {
-		if err := a.writeJSON(res); err != nil {
+		if err := a.writeJSON(verifyOutput(res)); err != nil {
 			return err
 		}
 	} else {
@@ -88,7 +115,7 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 		return exitError{ExitError}
 	}
 	if len(res.Errors) > 0 {
-		return errors.New("some wiki notes could not be read (the ERROR lines, or errors with --json, say why)\ncrossmem: hint: rebuild each with crossmem compile <cite_key>")
+		return hint.Wrap(errors.New("some wiki notes could not be read (the ERROR lines, or errors with --json, say why)"), hint.Action{Kind: hint.CompileEach})
 	}
 	return nil
 }
@@ -115,7 +142,7 @@ func printVerify(a *app, out *verify.Result, deep bool) {
 		for _, p := range d.Problems {
 			switch p.Kind {
 			case verify.ExtractorChanged:
-				fmt.Fprintf(w, "EXTRACTOR CHANGED: %s chunk %s (page %d): %s\n  fix: %s\n", p.CiteKey, p.ChunkID, p.Page, p.Detail, p.Hint)
+				fmt.Fprintf(w, "EXTRACTOR CHANGED: %s chunk %s (page %d): %s\n  fix: %s\n", p.CiteKey, p.ChunkID, p.Page, p.Detail, render.Hint(p.Fix))
 			case verify.PDFChanged:
 				// Reported above from the sidecar check.
 			}
@@ -130,9 +157,15 @@ func printVerify(a *app, out *verify.Result, deep bool) {
 		fmt.Fprintf(w, "Re-extracted %d papers: %d of %d chunks confirmed at their page and bbox.\n", len(out.Deep), confirmed, chunks)
 	}
 	if len(out.Drifts) > 0 {
-		fmt.Fprintln(a.io.Err, "crossmem: hint: restore the drifted blockquotes from the PDF by re-running crossmem compile <cite_key> (this discards edits to the note)")
+		key := out.Drifts[0].CiteKey // named when every drift is in one note
+		for _, d := range out.Drifts {
+			if d.CiteKey != key {
+				key = ""
+			}
+		}
+		a.hint(render.Hint(hint.Action{Kind: hint.RestoreNote, Key: key}))
 	}
 	if len(out.PDFs) > 0 {
-		fmt.Fprintln(a.io.Err, "crossmem: hint: restore the original PDF (crossmem never modifies it), or capture the changed file as a new paper")
+		a.hint(render.Hint(hint.Action{Kind: hint.RestorePDF}))
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/citation"
 	"github.com/crossmem/crossmem/internal/cite"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/layout"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/llm"
@@ -28,12 +29,20 @@ import (
 	"github.com/crossmem/crossmem/internal/pdf"
 )
 
-// ErrNoPDF is returned for an entry imported without a PDF.
-var ErrNoPDF = errors.New("no PDF to compile")
-
 // ErrPDFChanged is returned when the raw PDF no longer has the SHA-256
 // recorded at capture.
 var ErrPDFChanged = errors.New("raw PDF changed since capture")
+
+// Ready reports whether paper can be compiled: an error wrapping
+// library.ErrNoPDF (with the hint to attach one) for an entry imported as
+// metadata only. Run checks it too.
+func Ready(paper *library.Paper) error {
+	if !paper.HasPDF() {
+		return hint.Wrap(fmt.Errorf("%s has %w yet (it was imported as metadata only)", paper.CiteKey, library.ErrNoPDF),
+			hint.Action{Kind: hint.AttachPDF, Key: paper.CiteKey})
+	}
+	return nil
+}
 
 // Annotator writes the advisory paraphrase and implication of a chunk.
 // *llm.Client implements it.
@@ -75,8 +84,9 @@ type Result struct {
 }
 
 // Run compiles the paper with cite key (or alias) key in lib. Errors:
-// library.ErrNotFound, ErrNoPDF for a metadata-only entry, ErrPDFChanged
-// when the raw PDF no longer has its recorded SHA-256, extraction errors.
+// library.ErrNotFound, library.ErrNoPDF for a metadata-only entry (Ready),
+// ErrPDFChanged when the raw PDF no longer has its recorded SHA-256,
+// extraction errors; they carry what to do next as a hint.Action.
 func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*Result, error) {
 	if opts.Engine == nil {
 		return nil, errors.New("compile: no PDF engine")
@@ -85,16 +95,17 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 	if err != nil {
 		return nil, err
 	}
-	if !paper.HasPDF() {
-		return nil, fmt.Errorf("%w: %s is a metadata-only entry; attach its PDF with crossmem capture <paper.pdf> --cite-key %s", ErrNoPDF, paper.CiteKey, paper.CiteKey)
+	if err := Ready(paper); err != nil {
+		return nil, err
 	}
 	data, err := os.ReadFile(paper.PDFPath)
 	if err != nil {
-		return nil, fmt.Errorf("read raw PDF of %s: %w (restore raw/%s from a backup, or capture the paper again)", paper.CiteKey, err, filepath.Base(paper.PDFPath))
+		return nil, hint.Wrap(fmt.Errorf("read raw PDF of %s: %w", paper.CiteKey, err), hint.Action{Kind: hint.RestoreRawPDF, Path: paper.PDFPath})
 	}
 	sum := sha256.Sum256(data)
 	if got := hex.EncodeToString(sum[:]); got != paper.PDFSHA256 {
-		return nil, fmt.Errorf("%w: %s has SHA-256 %s, the sidecar records %s", ErrPDFChanged, paper.PDFPath, got, paper.PDFSHA256)
+		return nil, hint.Wrap(fmt.Errorf("%w: %s has SHA-256 %s, the sidecar records %s", ErrPDFChanged, paper.PDFPath, got, paper.PDFSHA256),
+			hint.Action{Kind: hint.RestorePDF})
 	}
 	built, err := Extract(ctx, opts.Engine, data, opts.Progress)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/corpustest"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/llm"
 	"github.com/crossmem/crossmem/internal/metadata"
@@ -255,8 +256,8 @@ func TestRunMetadataOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Run(t.Context(), lib, p.CiteKey, Options{Engine: newEngine(t)})
-	if !errors.Is(err, ErrNoPDF) || !strings.Contains(err.Error(), "crossmem capture <paper.pdf> --cite-key shen2023summarization") {
-		t.Fatalf("err = %v, want ErrNoPDF with the capture command", err)
+	if a, _ := hint.Of(err); !errors.Is(err, library.ErrNoPDF) || a.Kind != hint.AttachPDF || a.Key != "shen2023summarization" {
+		t.Fatalf("err = %v (hint %+v), want library.ErrNoPDF with the hint to attach the PDF", err, a)
 	}
 	if _, err := os.Stat(p.NotePath); !os.IsNotExist(err) {
 		t.Error("a note was written for an entry without a PDF")
@@ -269,8 +270,8 @@ func TestRunMissingPDF(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Run(t.Context(), lib, p.CiteKey, Options{Engine: newEngine(t)})
-	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "restore raw/1700000000_shen2023summarization.pdf from a backup") {
-		t.Fatalf("err = %v, want a missing-file error saying to restore the raw PDF", err)
+	if a, _ := hint.Of(err); !errors.Is(err, os.ErrNotExist) || a.Kind != hint.RestoreRawPDF || a.Path != p.PDFPath {
+		t.Fatalf("err = %v (hint %+v), want a missing-file error saying to restore the raw PDF", err, a)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/crossmem/crossmem/internal/cite"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/note"
 )
@@ -28,7 +29,7 @@ func Rekey(ctx context.Context, lib *library.Library, old, new string, c cite.Ci
 		return p, "", nil
 	}
 	if err := rewriteNote(p, &c); err != nil {
-		return p, "", fmt.Errorf("%s is renamed to %s, but its note could not be updated (run `crossmem compile %s`): %w", old, new, new, err)
+		return p, "", hint.Wrap(fmt.Errorf("%s is renamed to %s, but its note could not be updated: %w", old, new, err), hint.Action{Kind: hint.Compile, Key: new})
 	}
 	return p, p.NotePath, nil
 }

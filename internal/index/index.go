@@ -31,6 +31,8 @@ import (
 	"sync"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+
+	"github.com/crossmem/crossmem/internal/hint"
 )
 
 // FileName is the index's file name in the library home.
@@ -45,6 +47,9 @@ var ErrNewerSchema = errors.New("index was written by a newer crossmem")
 
 // ErrCorrupt is returned by Open when the file is not a usable index.
 var ErrCorrupt = errors.New("index file is damaged or not a crossmem index")
+
+// rebuild is the way out of a damaged index or a failed migration.
+var rebuild = hint.Action{Kind: hint.RebuildIndex}
 
 // Index is an open search index.
 type Index struct {
@@ -175,19 +180,20 @@ func (ix *Index) Close() error { return ix.db.Close() }
 func (ix *Index) migrate() error {
 	var v int
 	if err := ix.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
-		return fmt.Errorf("%w (%s: %v); rebuild it with: crossmem index --rebuild", ErrCorrupt, ix.path, err)
+		return hint.Wrap(fmt.Errorf("%w (%s: %v)", ErrCorrupt, ix.path, err), rebuild)
 	}
 	if v > SchemaVersion {
-		return fmt.Errorf("%w (%s has schema %d, this crossmem knows %d): upgrade crossmem, or rebuild the index with: crossmem index --rebuild", ErrNewerSchema, ix.path, v, SchemaVersion)
+		return hint.Wrap(fmt.Errorf("%w (%s has schema %d, this crossmem knows %d)", ErrNewerSchema, ix.path, v, SchemaVersion),
+			hint.Action{Kind: hint.UpgradeOrRebuildIndex})
 	}
 	if v == 0 {
 		// A file with tables but no version is not ours.
 		var n int
 		if err := ix.db.QueryRow(`SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil {
-			return fmt.Errorf("%w (%s: %v); rebuild it with: crossmem index --rebuild", ErrCorrupt, ix.path, err)
+			return hint.Wrap(fmt.Errorf("%w (%s: %v)", ErrCorrupt, ix.path, err), rebuild)
 		}
 		if n > 0 {
-			return fmt.Errorf("%w (%s has tables but no crossmem schema version); rebuild it with: crossmem index --rebuild", ErrCorrupt, ix.path)
+			return hint.Wrap(fmt.Errorf("%w (%s has tables but no crossmem schema version)", ErrCorrupt, ix.path), rebuild)
 		}
 	}
 	for ; v < SchemaVersion; v++ {
@@ -197,7 +203,7 @@ func (ix *Index) migrate() error {
 		}
 		if _, err := tx.Exec(migrations[v]); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("migrate index %s to schema %d: %w; rebuild it with: crossmem index --rebuild", ix.path, v+1, err)
+			return hint.Wrap(fmt.Errorf("migrate index %s to schema %d: %w", ix.path, v+1, err), rebuild)
 		}
 		if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
 			tx.Rollback()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/note"
 	"github.com/crossmem/crossmem/internal/search"
 )
@@ -350,6 +351,12 @@ func TestUpdateNoteAndRemove(t *testing.T) {
 	}
 }
 
+// hasHint reports whether err says to do k.
+func hasHint(err error, k hint.Kind) bool {
+	a, ok := hint.Of(err)
+	return ok && a.Kind == k
+}
+
 func TestSchemaVersion(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)
@@ -359,20 +366,21 @@ func TestSchemaVersion(t *testing.T) {
 	}
 	ix.db.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, SchemaVersion+1))
 	ix.Close()
-	if _, err := Open(path, dir); !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), "crossmem index --rebuild") {
-		t.Errorf("newer schema: %v", err)
+	_, err = Open(path, dir)
+	if a, ok := hint.Of(err); !errors.Is(err, ErrNewerSchema) || !ok || a.Kind != hint.UpgradeOrRebuildIndex {
+		t.Errorf("newer schema: %v (hint %+v)", err, a)
 	}
 	// A foreign SQLite file and a file that is not SQLite.
 	foreign := filepath.Join(dir, "foreign.db")
 	db, _ := sql.Open("sqlite", foreign)
 	db.Exec(`CREATE TABLE x(y)`)
 	db.Close()
-	if _, err := Open(foreign, dir); !errors.Is(err, ErrCorrupt) {
+	if _, err := Open(foreign, dir); !errors.Is(err, ErrCorrupt) || !hasHint(err, hint.RebuildIndex) {
 		t.Errorf("foreign database: %v", err)
 	}
 	junk := filepath.Join(dir, "junk.db")
 	os.WriteFile(junk, []byte(strings.Repeat("not a database ", 100)), 0o644)
-	if _, err := Open(junk, dir); !errors.Is(err, ErrCorrupt) {
+	if _, err := Open(junk, dir); !errors.Is(err, ErrCorrupt) || !hasHint(err, hint.RebuildIndex) {
 		t.Errorf("junk file: %v", err)
 	}
 	if err := Remove(junk); err != nil {

@@ -86,7 +86,7 @@ func (ix *Index) vectorLane(ctx context.Context, text string) (map[int64]vecHit,
 		return nil, err
 	}
 	if len(vs.vecs) == 0 {
-		return nil, fmt.Errorf("no chunk embeddings for %s yet; run crossmem index", ix.Embedder.Model())
+		return nil, fmt.Errorf("no chunk embeddings for %s yet: updating the index computes them", ix.Embedder.Model())
 	}
 	qv, err := ix.Embedder.Embed(ctx, []string{text})
 	if err != nil {

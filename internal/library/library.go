@@ -42,6 +42,11 @@ import (
 // ErrNotFound is returned when no paper has the requested cite key.
 var ErrNotFound = errors.New("cite key not found")
 
+// ErrNoPDF is wrapped by errors about a paper without a PDF: an entry
+// imported as metadata only (compile), a work whose PDF could not be
+// downloaded (capture).
+var ErrNoPDF = errors.New("no PDF")
+
 // SidecarVersion is the version of the .meta.json format.
 const SidecarVersion = 1
 

@@ -7,10 +7,13 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/crossmem/crossmem/internal/hint"
 )
 
-// ErrKeyInUse is returned by RenameKey when the new key is the cite key or
-// an alias of another paper.
+// ErrKeyInUse is returned (wrapped) when a new cite key is the cite key
+// or an alias of another paper: by RenameKey, and by a capture or an
+// import given a key that is taken.
 var ErrKeyInUse = errors.New("cite key already in use")
 
 // RenameKey gives the paper with cite key old the key new: its PDF, sidecar
@@ -71,7 +74,7 @@ func (l *Library) RenameKey(old, new string) (*Paper, error) {
 	}
 	if _, err := os.Stat(p.NotePath); err == nil {
 		if err := os.Rename(p.NotePath, np.NotePath); err != nil {
-			return nil, fmt.Errorf("rename note (the paper is renamed; run `crossmem compile %s` to rebuild it): %w", new, err)
+			return nil, hint.Wrap(fmt.Errorf("rename note (the paper is renamed; compiling it again rebuilds the note): %w", err), hint.Action{Kind: hint.Compile, Key: new})
 		}
 	}
 	if !sameFile(p.SidecarPath, np.SidecarPath) {

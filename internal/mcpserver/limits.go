@@ -94,7 +94,7 @@ func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 				name = p.Name
 			}
 			if ctx.Err() == context.DeadlineExceeded {
-				return errorResult(fmt.Sprintf("%s did not finish within %s and was stopped: send a smaller input (split the draft, shorten the query)", name, timeout)), nil
+				return errorResult(fmt.Errorf("%s did not finish within %s and was stopped: send a smaller input (split the draft, shorten the query)", name, timeout)), nil
 			}
 			return nil, ctx.Err()
 		}

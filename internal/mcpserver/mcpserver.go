@@ -82,10 +82,10 @@ type VerifyQuoteInput struct {
 
 func (s *Server) verifyQuote(ctx context.Context, _ *mcp.CallToolRequest, in VerifyQuoteInput) (*mcp.CallToolResult, check.QuoteResult, error) {
 	if err := checkArgs(arg{"quote", in.Quote, MaxQuoteChars}, arg{"cite_key", in.CiteKey, MaxKeyChars}); err != nil {
-		return nil, check.QuoteResult{}, err
+		return nil, check.QuoteResult{}, toolError{err}
 	}
 	if strings.TrimSpace(in.Quote) == "" {
-		return nil, check.QuoteResult{}, errors.New("quote is empty: pass the quotation's text")
+		return nil, check.QuoteResult{}, toolError{errors.New("quote is empty: pass the quotation's text")}
 	}
 	if s.BeforeSearch != nil {
 		s.BeforeSearch(ctx)
@@ -96,7 +96,7 @@ func (s *Server) verifyQuote(ctx context.Context, _ *mcp.CallToolRequest, in Ver
 	}
 	r, err := s.Checker.Quote(ctx, in.Quote, keys, nil)
 	if err != nil {
-		return nil, check.QuoteResult{}, err
+		return nil, check.QuoteResult{}, toolError{err}
 	}
 	return textResult(render.Quote(r)), *r, nil
 }
@@ -123,24 +123,24 @@ func draftName(format string) (string, error) {
 
 func (s *Server) checkDraft(ctx context.Context, _ *mcp.CallToolRequest, in CheckDraftInput) (*mcp.CallToolResult, *check.Report, error) {
 	if len(in.Draft) > MaxDraftBytes {
-		return nil, nil, &search.LimitError{What: "draft", Unit: "bytes", Got: len(in.Draft), Limit: MaxDraftBytes}
+		return nil, nil, toolError{&search.LimitError{What: "draft", Unit: "bytes", Got: len(in.Draft), Limit: MaxDraftBytes}}
 	}
 	if err := checkArgs(arg{"format", in.Format, MaxFieldChars}); err != nil {
-		return nil, nil, err
+		return nil, nil, toolError{err}
 	}
 	name, err := draftName(in.Format)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, toolError{err}
 	}
 	if strings.TrimSpace(in.Draft) == "" {
-		return nil, nil, errors.New("draft is empty: pass the draft's full text")
+		return nil, nil, toolError{errors.New("draft is empty: pass the draft's full text")}
 	}
 	if s.BeforeSearch != nil {
 		s.BeforeSearch(ctx)
 	}
 	rep, err := s.Checker.Draft(ctx, draft.Scan(name, []byte(in.Draft)))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, toolError{err}
 	}
 	return textResult(render.Report(rep)), rep, nil
 }
@@ -219,9 +219,19 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	return srv.Run(ctx, t)
 }
 
-func errorResult(msg string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "Error: " + msg}}}
+// errorResult is a tool error the agent reads: "Error: <message>", with
+// "Hint: <what to do next>" when err says (render.ErrorText).
+func errorResult(err error) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: render.ErrorText(err)}}}
 }
+
+// toolError is err worded as errorResult words it. A handler returns it as
+// its error: the SDK then answers with isError and that text, and no
+// structured content.
+type toolError struct{ err error }
+
+func (e toolError) Error() string { return render.ErrorText(e.err) }
+func (e toolError) Unwrap() error { return e.err }
 
 func textResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
@@ -229,7 +239,7 @@ func textResult(text string) *mcp.CallToolResult {
 
 func (s *Server) cite(ctx context.Context, _ *mcp.CallToolRequest, in CiteInput) (*mcp.CallToolResult, render.CiteOutput, error) {
 	if err := checkArgs(arg{"cite_key", in.CiteKey, MaxKeyChars}, arg{"format", in.Format, MaxFieldChars}); err != nil {
-		return errorResult(err.Error()), render.CiteOutput{}, nil
+		return nil, render.CiteOutput{}, toolError{err}
 	}
 	format := in.Format
 	if strings.TrimSpace(format) == "" {
@@ -237,11 +247,11 @@ func (s *Server) cite(ctx context.Context, _ *mcp.CallToolRequest, in CiteInput)
 	}
 	st, err := citation.ParseStyle(format)
 	if err != nil {
-		return errorResult(err.Error()), render.CiteOutput{}, nil
+		return nil, render.CiteOutput{}, toolError{err}
 	}
 	c, err := s.Citer.Cite(in.CiteKey, st)
 	if err != nil {
-		return errorResult(err.Error()), render.CiteOutput{}, nil
+		return nil, render.CiteOutput{}, toolError{err}
 	}
 	return textResult(c.Text), render.Cite(c), nil
 }
@@ -249,14 +259,14 @@ func (s *Server) cite(ctx context.Context, _ *mcp.CallToolRequest, in CiteInput)
 func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, render.RecallOutput, error) {
 	if err := checkArgs(arg{"query", in.Query, search.MaxQueryChars}, arg{"cite_key", in.CiteKey, MaxKeyChars},
 		arg{"author", in.Author, MaxFieldChars}, arg{"section", in.Section, MaxFieldChars}, arg{"type", in.Type, MaxFieldChars}); err != nil {
-		return nil, render.RecallOutput{}, err
+		return nil, render.RecallOutput{}, toolError{err}
 	}
 	if s.BeforeSearch != nil {
 		s.BeforeSearch(ctx)
 	}
 	res, err := s.Searcher.Search(ctx, in.SearchQuery())
 	if err != nil {
-		return nil, render.RecallOutput{}, err
+		return nil, render.RecallOutput{}, toolError{err}
 	}
 	return textResult(render.SearchText(in.Query, res, in.Explain)), render.Recall(in.Query, res), nil
 }

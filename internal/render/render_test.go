@@ -1,12 +1,15 @@
 package render
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/check"
 	"github.com/crossmem/crossmem/internal/citation"
 	"github.com/crossmem/crossmem/internal/cite"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/search"
 )
 
@@ -132,5 +135,42 @@ ok cite keys (1):
 	long := strings.Repeat("word ", 100)
 	if got := Quote(&check.QuoteResult{Status: check.Unverified, Quote: long}); !strings.Contains(got, "…") || len([]rune(got)) > 340 {
 		t.Errorf("a long quotation is not shortened: %q", got)
+	}
+}
+
+func TestHintWordsEveryKind(t *testing.T) {
+	if Hint(hint.Action{}) != "" {
+		t.Error("None has words")
+	}
+	for k := hint.None + 1; k < hint.NumKinds; k++ {
+		h := Hint(hint.Action{Kind: k, Key: "k2020", DOI: "10.1/x", URL: "https://x.org", Path: "/h/raw/1_k.pdf", What: "the DOI"})
+		if h == "" || strings.HasSuffix(h, ".") || h[0] < 'a' || h[0] > 'z' {
+			t.Errorf("kind %d: %q (want words, lowercase first, no final period)", k, h)
+		}
+	}
+	if got := Hint(hint.Action{Kind: hint.AttachPDF, Key: "k2020"}); got != "attach the PDF with: crossmem capture <paper.pdf> --cite-key k2020" {
+		t.Errorf("AttachPDF = %q", got)
+	}
+	if got := Hint(hint.Action{Kind: hint.RestoreNote}); !strings.Contains(got, "crossmem compile <cite_key>") {
+		t.Errorf("RestoreNote without a key = %q", got)
+	}
+}
+
+func TestError(t *testing.T) {
+	nf := &cite.NotFoundError{Key: "vaswani", Suggestions: []cite.Suggestion{{CiteKey: "vaswani2017attention", Title: "Attention Is All You Need"}}}
+	msg, next := Error(nf)
+	if msg != "cite_key 'vaswani' not found. Did you mean:\n- vaswani2017attention — Attention Is All You Need" || next != "" {
+		t.Errorf("unknown key with suggestions: %q / %q", msg, next)
+	}
+	if got := ErrorText(nf); got != "Error: "+msg {
+		t.Errorf("ErrorText = %q, want the seed's \"Error: \" form", got)
+	}
+	msg, next = Error(fmt.Errorf("bib: %w", &cite.NotFoundError{Key: "zz"}))
+	if msg != "bib: cite_key 'zz' not found. No similar cite keys in the library." || !strings.Contains(next, "crossmem import") {
+		t.Errorf("wrapped, no suggestions: %q / %q", msg, next)
+	}
+	err := hint.Wrap(errors.New("index file is damaged"), hint.Action{Kind: hint.RebuildIndex})
+	if got := ErrorText(err); got != "Error: index file is damaged\nHint: rebuild the index from the notes with: crossmem index --rebuild" {
+		t.Errorf("ErrorText with a hint = %q", got)
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/note"
 )
@@ -77,7 +77,8 @@ type DeepProblem struct {
 	ChunkID string `json:"chunk_id,omitempty"`
 	Page    int    `json:"page,omitempty"`
 	Detail  string `json:"detail"`
-	Hint    string `json:"hint"` // what to do about it
+	// Fix is what to do about it (internal/render words it).
+	Fix hint.Action `json:"-"`
 }
 
 // DeepResult is the deep verification of one paper.
@@ -113,7 +114,7 @@ func Deep(ctx context.Context, p *library.Paper, extract Extractor) (*DeepResult
 		if chunk.Hash(c.Text) != c.TextSHA256 {
 			res.Problems = append(res.Problems, DeepProblem{Kind: NoteEdited, CiteKey: p.CiteKey, ChunkID: c.ID, Page: c.Page,
 				Detail: "the chunk's text no longer hashes to its text_sha256",
-				Hint:   fmt.Sprintf("restore the blockquote from the PDF: crossmem compile %s (this discards edits to the note)", p.CiteKey)})
+				Fix:    hint.Action{Kind: hint.RestoreNote, Key: p.CiteKey}})
 			continue
 		}
 		intact[i] = true
@@ -121,14 +122,14 @@ func Deep(ctx context.Context, p *library.Paper, extract Extractor) (*DeepResult
 	pdf, err := os.ReadFile(p.PDFPath)
 	if err != nil {
 		res.Problems = append(res.Problems, DeepProblem{Kind: PDFChanged, CiteKey: p.CiteKey, Detail: fmt.Sprintf("the raw PDF cannot be read: %v", err),
-			Hint: "restore raw/" + filepath.Base(p.PDFPath) + " from a backup, or capture the paper again"})
+			Fix: hint.Action{Kind: hint.RestoreRawPDF, Path: p.PDFPath}})
 		return res, nil
 	}
 	sum := sha256.Sum256(pdf)
 	if got := hex.EncodeToString(sum[:]); got != p.PDFSHA256 {
 		res.Problems = append(res.Problems, DeepProblem{Kind: PDFChanged, CiteKey: p.CiteKey,
 			Detail: fmt.Sprintf("raw PDF SHA-256 is %s, the sidecar records %s", got[:16], shortSHA(p.PDFSHA256)),
-			Hint:   "restore the original PDF (crossmem never modifies it), or capture the new file as a new paper"})
+			Fix:    hint.Action{Kind: hint.RestorePDF}})
 		return res, nil
 	}
 	got, err := extract(ctx, pdf)
@@ -160,11 +161,11 @@ func Deep(ctx context.Context, p *library.Paper, extract Extractor) (*DeepResult
 		case moved:
 			res.Problems = append(res.Problems, DeepProblem{Kind: ExtractorChanged, CiteKey: p.CiteKey, ChunkID: c.ID, Page: c.Page,
 				Detail: "the text is still extracted on its page, but at another position (bbox)",
-				Hint:   fmt.Sprintf("crossmem compile %s records the new bbox", p.CiteKey)})
+				Fix:    hint.Action{Kind: hint.RecordBBox, Key: p.CiteKey}})
 		default:
 			res.Problems = append(res.Problems, DeepProblem{Kind: ExtractorChanged, CiteKey: p.CiteKey, ChunkID: c.ID, Page: c.Page,
 				Detail: "extracting the unchanged PDF no longer produces this chunk's text on its page",
-				Hint:   fmt.Sprintf("crossmem compile %s re-extracts the note; then re-check drafts that quote it with crossmem check", p.CiteKey)})
+				Fix:    hint.Action{Kind: hint.Reextract, Key: p.CiteKey}})
 		}
 	}
 	return res, nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/note"
 )
@@ -60,7 +61,7 @@ func TestDeep(t *testing.T) {
 	}
 	for i, want := range []string{"p1s0c2", "p1s0c3"} {
 		pr := r.Problems[i]
-		if pr.Kind != ExtractorChanged || pr.ChunkID != want || !strings.Contains(pr.Hint, "crossmem compile k2020") {
+		if pr.Kind != ExtractorChanged || pr.ChunkID != want || pr.Fix.Key != "k2020" || (pr.Fix.Kind != hint.RecordBBox && pr.Fix.Kind != hint.Reextract) {
 			t.Errorf("problem %d: %+v", i, pr)
 		}
 	}
@@ -93,7 +94,7 @@ func TestDeep(t *testing.T) {
 		t.Errorf("missing PDF: %+v", probs)
 	}
 	r, err = Deep(context.Background(), p, func(ctx context.Context, pdf []byte) (chunk.Result, error) { called = true; return chunk.Result{}, nil })
-	if err != nil || called || len(r.Problems) != 2 || r.Problems[1].Kind != PDFChanged || !strings.Contains(r.Problems[1].Hint, "restore raw/1_k2020.pdf from a backup") {
+	if err != nil || called || len(r.Problems) != 2 || r.Problems[1].Kind != PDFChanged || r.Problems[1].Fix.Kind != hint.RestoreRawPDF || filepath.Base(r.Problems[1].Fix.Path) != "1_k2020.pdf" {
 		t.Errorf("missing PDF, deep: err %v, extractor called %v, %+v", err, called, r)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 
 	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/note"
 )
@@ -86,6 +87,9 @@ type NoNoteError struct {
 }
 
 func (e *NoNoteError) Error() string { return e.CiteKey + " has no wiki note yet" }
+
+// Hint is to compile the paper.
+func (e *NoNoteError) Hint() hint.Action { return hint.Action{Kind: hint.Compile, Key: e.CiteKey} }
 
 // Options selects what Library verifies.
 type Options struct {

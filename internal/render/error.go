@@ -1,0 +1,107 @@
+package render
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/crossmem/crossmem/internal/cite"
+	"github.com/crossmem/crossmem/internal/hint"
+)
+
+// Error words err for people and agents: the message (for an unknown cite
+// key, followed by its "Did you mean" suggestions, as the seed shows them)
+// and what to do next ("" when err's chain carries no hint.Action). The
+// command line prints them as "crossmem: error: <msg>" and "crossmem:
+// hint: <hint>"; an MCP tool as "Error: <msg>" and "Hint: <hint>".
+func Error(err error) (msg, next string) {
+	msg = err.Error()
+	var nf *cite.NotFoundError
+	if errors.As(err, &nf) {
+		msg += ". " + DidYouMean(nf.Suggestions, "")
+	}
+	if a, ok := hint.Of(err); ok {
+		next = Hint(a)
+	}
+	return msg, next
+}
+
+// Hint words an Action: what to do next, as one sentence without a
+// leading capital or a final period, naming the crossmem command that
+// does it.
+func Hint(a hint.Action) string {
+	key := a.Key
+	if key == "" {
+		key = "<cite_key>"
+	}
+	switch a.Kind {
+	case hint.RebuildIndex:
+		return "rebuild the index from the notes with: crossmem index --rebuild"
+	case hint.UpgradeOrRebuildIndex:
+		return "upgrade crossmem, or rebuild the index with: crossmem index --rebuild"
+	case hint.Compile:
+		return "run crossmem compile " + key
+	case hint.RestoreNote:
+		return "restore the edited blockquotes from the PDF with: crossmem compile " + key + " (this discards edits to the note)"
+	case hint.RecordBBox:
+		return "crossmem compile " + key + " records the new bbox"
+	case hint.Reextract:
+		return "crossmem compile " + key + " re-extracts the note; then re-check drafts that quote it with crossmem check"
+	case hint.RestorePDF:
+		return "restore the original PDF (crossmem never modifies it), or capture the changed file as a new paper"
+	case hint.RestoreRawPDF:
+		return "restore raw/" + filepath.Base(a.Path) + " from a backup, or capture the paper again"
+	case hint.AttachPDF:
+		return "attach the PDF with: crossmem capture <paper.pdf> --cite-key " + key
+	case hint.CaptureFirst:
+		return "capture the paper first (crossmem capture <input>), then use the cite key it prints"
+	case hint.CaptureOrImport:
+		return "capture or import the missing work first (crossmem capture <input>, crossmem import <file.bib>), or correct the cite key"
+	case hint.DescribeByImport:
+		return "describe it with: crossmem import <file.bib> (an entry with the key " + key + ")"
+	case hint.DownloadPDF:
+		return "download the PDF yourself (publisher site, library access or the authors' page), then run: crossmem capture /path/to/paper.pdf --doi " + a.DOI
+	case hint.RetryOrDownloadPDF:
+		return "try again later, or download the PDF yourself (" + a.URL + "), then run: crossmem capture /path/to/paper.pdf --doi " + a.DOI
+	case hint.SavePDF:
+		return "if a browser can open the PDF, save it and run: crossmem capture /path/to/paper.pdf"
+	case hint.CheckNetwork:
+		return "check the network connection and run the capture again"
+	case hint.CheckInput:
+		return "check " + a.What
+	case hint.CheckDOIOption:
+		return "check --doi, or leave it out to use the PDF's own metadata"
+	case hint.NameCiteKey:
+		return "pass --cite-key <key> (e.g. --cite-key smith2023transport), or --doi <doi> to fetch the metadata from Crossref"
+	case hint.OtherCiteKey:
+		return "choose another --cite-key"
+	case hint.SeparateEntry:
+		return "pass --cite-key to capture this file as a separate entry"
+	case hint.RefreshOnline:
+		return "check the metadata against the sources when online with: crossmem refresh " + key
+	case hint.CurrentKey:
+		return "name the paper by its current cite key"
+	case hint.FixImportFile:
+		if a.Key != "" {
+			return "fix the file and run the import again; a library paper's cite key can be changed with: crossmem rekey " + a.Key + " <new_cite_key>"
+		}
+		return "fix the file and run the import again"
+	case hint.RepairSidecar:
+		return "repair or remove that sidecar, or capture the paper again"
+	case hint.CompileEach:
+		return "rebuild each with crossmem compile <cite_key>"
+	}
+	return ""
+}
+
+// ErrorText words err as an MCP tool's error result says it: "Error:
+// <msg>", and "Hint: <hint>" on the next line when there is one.
+func ErrorText(err error) string {
+	msg, next := Error(err)
+	var b strings.Builder
+	b.WriteString("Error: " + msg)
+	if next != "" {
+		b.WriteString("\nHint: " + next)
+	}
+	return b.String()
+}
