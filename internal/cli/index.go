@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,7 +41,10 @@ deleting notes by hand (search and the MCP server also catch up on their own).
 With [search] embeddings = "ollama", chunk texts without an embedding are
 embedded (never the same text twice).
 
---rebuild deletes the index and builds it again (after an upgrade, or if the
+Every run first checks the file with SQLite's quick_check and says how to
+rebuild it when it is damaged. --rebuild builds a new index from the notes in a
+temporary file and then puts it in place of the old one under the library
+lock, so searches running meanwhile keep working (after an upgrade, or when the
 file is damaged).
 
 Exit status: 0 ok, 1 error, 2 usage error.`,
@@ -49,7 +53,7 @@ Exit status: 0 ok, 1 error, 2 usage error.`,
 			return runIndex(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&o.rebuild, "rebuild", false, "delete the index and build it again from the notes")
+	cmd.Flags().BoolVar(&o.rebuild, "rebuild", false, "build the index again from the notes and put it in place of the old one")
 	a.addJSONFlag(cmd)
 	return cmd
 }
@@ -61,20 +65,30 @@ func runIndex(ctx context.Context, o *indexOptions) error {
 	if err != nil {
 		return err
 	}
+	var res *index.SyncResult
 	if o.rebuild {
-		if err := index.Remove(lib.Home + "/" + index.FileName); err != nil {
-			return fmt.Errorf("remove the old index: %w", err)
+		res, err = index.Rebuild(ctx, filepath.Join(lib.Home, index.FileName), lib.WikiDir(), lib.Lock, a.progress("index", "notes"))
+		a.progressDone()
+		if err != nil {
+			return err
 		}
 	}
 	ix, err := a.index()
 	if err != nil {
 		return err
 	}
-	bar := a.progress("index", "notes")
-	res, err := ix.Sync(ctx, bar)
-	a.progressDone()
-	if err != nil {
-		return err
+	if !o.rebuild {
+		// An explicit index run checks the file: a damaged page would
+		// otherwise surface later as a failed search.
+		if err := ix.QuickCheck(ctx); err != nil {
+			return err
+		}
+		bar := a.progress("index", "notes")
+		res, err = ix.Sync(ctx, bar)
+		a.progressDone()
+		if err != nil {
+			return err
+		}
 	}
 	for _, p := range res.Skipped {
 		a.warn("skipped %s: %s", tildePath(p.Path), p.Err)

@@ -95,6 +95,9 @@ const (
 	// CompileEach: notes could not be read; compile each again.
 	CompileEach
 
+	// RetryLater: another crossmem process holds what was needed (the
+	// index, busy); try again in a moment.
+	RetryLater
 	// NumKinds is the number of kinds, None included (the kinds are 0 to
 	// NumKinds-1); add new kinds above it.
 	NumKinds

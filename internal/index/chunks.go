@@ -63,7 +63,8 @@ func (ix *Index) scanChunks(rows *sql.Rows) ([]Chunk, error) {
 
 // PaperChunks returns the chunks of the paper with cite key (or alias) key
 // in note order. Errors: ErrUnknownPaper.
-func (ix *Index) PaperChunks(ctx context.Context, key string) ([]Chunk, error) {
+func (ix *Index) PaperChunks(ctx context.Context, key string) (_ []Chunk, err error) {
+	defer ix.classifyErr(&err)
 	k, ok := ix.ResolveKey(ctx, key)
 	if !ok {
 		return nil, ErrUnknownPaper
@@ -78,7 +79,8 @@ func (ix *Index) PaperChunks(ctx context.Context, key string) ([]Chunk, error) {
 // FindText returns, library-wide, the chunks whose text contains text as
 // quote.Key compares them (at most limit, in index order). Candidates come
 // from FTS5 groups of the text's rarest words, as in the phrase lane.
-func (ix *Index) FindText(ctx context.Context, text string, limit int) ([]Chunk, error) {
+func (ix *Index) FindText(ctx context.Context, text string, limit int) (_ []Chunk, err error) {
+	defer ix.classifyErr(&err)
 	key := quote.Key(text)
 	if key == "" {
 		return nil, nil
@@ -123,7 +125,8 @@ func (ix *Index) FindText(ctx context.Context, text string, limit int) ([]Chunk,
 
 // ChunkByID returns the chunk chunkID of the paper with cite key (or
 // alias) key. Errors: ErrUnknownPaper, sql.ErrNoRows for an unknown chunk.
-func (ix *Index) ChunkByID(ctx context.Context, key, chunkID string) (Chunk, error) {
+func (ix *Index) ChunkByID(ctx context.Context, key, chunkID string) (_ Chunk, err error) {
+	defer ix.classifyErr(&err)
 	k, ok := ix.ResolveKey(ctx, key)
 	if !ok {
 		return Chunk{}, ErrUnknownPaper

@@ -154,7 +154,10 @@ func Open(path, wikiDir string) (*Index, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
+	removeStale(path)
+	// busy_timeout first: switching a new file to WAL takes a lock that
+	// concurrent first opens wait for.
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
@@ -163,7 +166,7 @@ func Open(path, wikiDir string) (*Index, error) {
 	ix := &Index{db: db, path: path, wikiDir: wikiDir}
 	if err := ix.migrate(); err != nil {
 		db.Close()
-		return nil, err
+		return nil, classify(path, err)
 	}
 	return ix, nil
 }
@@ -178,32 +181,25 @@ func (ix *Index) WikiDir() string { return ix.wikiDir }
 func (ix *Index) Close() error { return ix.db.Close() }
 
 func (ix *Index) migrate() error {
-	var v int
-	if err := ix.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
-		return hint.Wrap(fmt.Errorf("%w (%s: %v)", ErrCorrupt, ix.path, err), rebuild)
+	v, err := ix.version(ix.db)
+	if err != nil {
+		return err
 	}
-	if v > SchemaVersion {
-		return hint.Wrap(fmt.Errorf("%w (%s has schema %d, this crossmem knows %d)", ErrNewerSchema, ix.path, v, SchemaVersion),
-			hint.Action{Kind: hint.UpgradeOrRebuildIndex})
-	}
-	if v == 0 {
-		// A file with tables but no version is not ours.
-		var n int
-		if err := ix.db.QueryRow(`SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil {
-			return hint.Wrap(fmt.Errorf("%w (%s: %v)", ErrCorrupt, ix.path, err), rebuild)
-		}
-		if n > 0 {
-			return hint.Wrap(fmt.Errorf("%w (%s has tables but no crossmem schema version)", ErrCorrupt, ix.path), rebuild)
-		}
-	}
-	for ; v < SchemaVersion; v++ {
+	// Each step runs in one BEGIN IMMEDIATE transaction that reads the
+	// version again: of processes opening a new index at once, one creates
+	// the schema and the others find it done.
+	for v < SchemaVersion {
 		tx, err := ix.db.Begin()
 		if err != nil {
 			return err
 		}
+		if v, err = ix.version(tx); err != nil || v >= SchemaVersion {
+			tx.Rollback()
+			return err
+		}
 		if _, err := tx.Exec(migrations[v]); err != nil {
 			tx.Rollback()
-			return hint.Wrap(fmt.Errorf("migrate index %s to schema %d: %w", ix.path, v+1, err), rebuild)
+			return hint.Wrap(fmt.Errorf("migrate index %s to schema %d: %w", ix.path, v+1, classify(ix.path, err)), rebuild)
 		}
 		if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
 			tx.Rollback()
@@ -212,19 +208,40 @@ func (ix *Index) migrate() error {
 		if err := tx.Commit(); err != nil {
 			return err
 		}
+		v++
 	}
 	return nil
 }
 
-// Remove deletes the index file at path with its WAL and shared-memory
-// files (for --rebuild).
-func Remove(path string) error {
-	for _, p := range []string{path, path + "-wal", path + "-shm"} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+// version reads and checks the schema version (PRAGMA user_version).
+func (ix *Index) version(q interface {
+	QueryRow(string, ...any) *sql.Row
+}) (int, error) {
+	var v int
+	if err := q.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+		if err = classify(ix.path, err); errors.Is(err, ErrBusy) {
+			return 0, err
+		}
+		return 0, hint.Wrap(fmt.Errorf("%w (%s: %v)", ErrCorrupt, ix.path, err), rebuild)
+	}
+	if v > SchemaVersion {
+		return 0, hint.Wrap(fmt.Errorf("%w (%s has schema %d, this crossmem knows %d)", ErrNewerSchema, ix.path, v, SchemaVersion),
+			hint.Action{Kind: hint.UpgradeOrRebuildIndex})
+	}
+	if v == 0 {
+		// A file with tables but no version is not ours.
+		var n int
+		if err := q.QueryRow(`SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil {
+			if err = classify(ix.path, err); errors.Is(err, ErrBusy) {
+				return 0, err
+			}
+			return 0, hint.Wrap(fmt.Errorf("%w (%s: %v)", ErrCorrupt, ix.path, err), rebuild)
+		}
+		if n > 0 {
+			return 0, hint.Wrap(fmt.Errorf("%w (%s has tables but no crossmem schema version)", ErrCorrupt, ix.path), rebuild)
 		}
 	}
-	return nil
+	return v, nil
 }
 
 // Stats describes the index's content.
@@ -236,9 +253,10 @@ type Stats struct {
 }
 
 // Stats counts what the index holds.
-func (ix *Index) Stats(ctx context.Context) (Stats, error) {
+func (ix *Index) Stats(ctx context.Context) (_ Stats, err error) {
+	defer ix.classifyErr(&err)
 	var s Stats
-	err := ix.db.QueryRowContext(ctx, `SELECT
+	err = ix.db.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM notes), (SELECT value FROM meta WHERE key = 'chunks'),
 		(SELECT count(*) FROM terms), (SELECT count(*) FROM embeddings)`).Scan(&s.Notes, &s.Chunks, &s.Terms, &s.Embeddings)
 	return s, err

@@ -50,7 +50,8 @@ const (
 // or more) first, then by BM25 over the query's terms, fused with the
 // vector lane by reciprocal rank fusion when an Embedder is set. It
 // implements search.Searcher.
-func (ix *Index) Search(ctx context.Context, q search.Query) (*search.Result, error) {
+func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, err error) {
+	defer ix.classifyErr(&err)
 	limit := q.Limit
 	if limit <= 0 {
 		limit = search.DefaultLimit

@@ -44,7 +44,8 @@ func (r *SyncResult) Changed() bool { return r.Added+r.Updated+r.Removed > 0 }
 // progress, if set, is called with (i, n) as files are examined. Notes
 // are written in transactions of batchSize notes, so an interrupted sync
 // leaves a consistent index that the next sync completes.
-func (ix *Index) Sync(ctx context.Context, progress func(i, n int)) (*SyncResult, error) {
+func (ix *Index) Sync(ctx context.Context, progress func(i, n int)) (_ *SyncResult, err error) {
+	defer ix.classifyErr(&err)
 	files, err := filepath.Glob(filepath.Join(ix.wikiDir, "*.md"))
 	if err != nil {
 		return nil, err
@@ -176,7 +177,8 @@ func (ix *Index) Sync(ctx context.Context, progress func(i, n int)) (*SyncResult
 // UpdateNote indexes the one note at path now (after compile, restamp or
 // rekey wrote it), whatever its recorded size and time; a path that no
 // longer exists leaves the index.
-func (ix *Index) UpdateNote(ctx context.Context, path string) error {
+func (ix *Index) UpdateNote(ctx context.Context, path string) (err error) {
+	defer ix.classifyErr(&err)
 	name := filepath.Base(path)
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
@@ -207,7 +209,8 @@ func (ix *Index) UpdateNote(ctx context.Context, path string) error {
 
 // RemoveNote drops the note with file name name (in the wiki folder) from
 // the index, if it is there.
-func (ix *Index) RemoveNote(ctx context.Context, name string) error {
+func (ix *Index) RemoveNote(ctx context.Context, name string) (err error) {
+	defer ix.classifyErr(&err)
 	var id int64
 	if err := ix.db.QueryRowContext(ctx, `SELECT id FROM notes WHERE name = ?`, filepath.Base(name)).Scan(&id); err != nil {
 		return nil

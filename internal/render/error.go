@@ -37,6 +37,8 @@ func Hint(a hint.Action) string {
 	switch a.Kind {
 	case hint.RebuildIndex:
 		return "rebuild the index from the notes with: crossmem index --rebuild"
+	case hint.RetryLater:
+		return "another crossmem process is busy with it; try again in a moment"
 	case hint.UpgradeOrRebuildIndex:
 		return "upgrade crossmem, or rebuild the index with: crossmem index --rebuild"
 	case hint.Compile:
