@@ -61,7 +61,19 @@ type parser struct {
 	lines  []int // byte offset of the start of each line
 	macros map[string]string
 	errs   []error
+	// expanded counts the bytes of every value read, macros expanded
+	// (MaxExpandedBytes).
+	expanded int
 }
+
+// Limits of @string expansion (docs/limits.md): macros that concatenate
+// each other can make a few hundred bytes expand to gigabytes.
+const (
+	// MaxValueBytes bounds one value after @string expansion: 256 KiB.
+	MaxValueBytes = 256 << 10
+	// MaxExpandedBytes bounds all values of a file after expansion: 16 MiB.
+	MaxExpandedBytes = 16 << 20
+)
 
 // failure is a syntax error with the offset where reading resumes (-1: at
 // the next line that starts with @).
@@ -351,6 +363,9 @@ func (p *parser) value(name string) (string, *failure) {
 			if !ok {
 				return "", p.fail(at, "field %q uses %q, which is not a defined @string; define it first with @string{%s = {...}} or put the value in braces: {%s}", name, m, m, m)
 			}
+			if b.Len()+len(v) > MaxValueBytes {
+				return "", p.fail(at, "field %q is longer than %d KiB once its @string macros are expanded (crossmem's limit, docs/limits.md); the file is malformed or hostile", name, MaxValueBytes>>10)
+			}
 			b.WriteString(v)
 		case c < 0:
 			return "", p.fail(p.pos, "the file ends where the value of field %q should be", name)
@@ -361,6 +376,9 @@ func (p *parser) value(name string) (string, *failure) {
 		p.skipSpace()
 		if p.peek() != '#' {
 			p.pos = end
+			if p.expanded += b.Len(); p.expanded > MaxExpandedBytes {
+				return "", p.fail(end, "the file's values are longer than %d MiB once its @string macros are expanded (crossmem's limit, docs/limits.md); the file is malformed or hostile", MaxExpandedBytes>>20)
+			}
 			return b.String(), nil
 		}
 		p.pos++

@@ -2,6 +2,7 @@ package bibtex
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -274,5 +275,31 @@ func TestParseErrorLimit(t *testing.T) {
 	lines := strings.Split(err.Error(), "\n")
 	if len(lines) != maxErrors+1 || !strings.Contains(lines[maxErrors], "more errors may follow") {
 		t.Errorf("got %d error lines, want %d and a last line saying more may follow:\n%s", len(lines), maxErrors+1, err)
+	}
+}
+
+// TestStringExpansionLimits: @string macros that double each other fail
+// with a line-numbered error naming the limit instead of running out of
+// memory (issue 11: 816 bytes exhausted memory, 641 bytes wrote 50 MB).
+func TestStringExpansionLimits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("@string{a0 = {xxxxxxxxxxxxxxxx}}\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "@string{a%d = a%d # a%d}\n", i, i-1, i-1)
+	}
+	b.WriteString("@misc{k, title = a40}\n")
+	_, err := Parse([]byte(b.String()))
+	var se *SyntaxError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "256 KiB") {
+		t.Fatalf("doubling macros: want a SyntaxError naming the 256 KiB limit, got %v", err)
+	}
+	// Many values under the per-value limit add up past the file limit.
+	b.Reset()
+	fmt.Fprintf(&b, "@string{big = {%s}}\n", strings.Repeat("y", 200<<10))
+	for i := range 100 {
+		fmt.Fprintf(&b, "@misc{k%d, title = big # { }}\n", i)
+	}
+	if _, err := Parse([]byte(b.String())); err == nil || !strings.Contains(err.Error(), "16 MiB") {
+		t.Fatalf("many large values: want the 16 MiB limit, got %v", err)
 	}
 }

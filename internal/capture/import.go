@@ -97,22 +97,45 @@ func Import(ctx context.Context, lib *library.Library, entries []ImportEntry, o 
 	if err != nil {
 		return nil, err
 	}
+	// The journal makes the import all or nothing across a crash too: a
+	// killed import is rolled back by the next command (library.Tidy).
+	var created, modified []string
+	for _, w := range writes {
+		if w.created {
+			created = append(created, w.path)
+		} else {
+			modified = append(modified, w.path)
+		}
+	}
+	commit, err := lib.BeginJournal("import", created, modified)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w (nothing was imported)", err)
+	}
 	var done []func()
 	for _, w := range writes {
-		undo, err := w(lib)
+		undo, err := w.do(lib)
 		if err != nil {
 			for i := len(done) - 1; i >= 0; i-- {
 				done[i]()
 			}
+			commit()
 			return nil, fmt.Errorf("import: %w (nothing was imported)", err)
 		}
 		done = append(done, undo)
 	}
+	if err := commit(); err != nil {
+		return nil, fmt.Errorf("import: finish the journal: %w", err)
+	}
 	return out, nil
 }
 
-// write performs one change and returns how to undo it.
-type write func(*library.Library) (undo func(), err error)
+// write is one file change: the sidecar it creates or replaces, and how
+// to perform it, which returns how to undo it.
+type write struct {
+	path    string
+	created bool
+	do      func(*library.Library) (undo func(), err error)
+}
 
 func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([]ImportOutcome, []write, error) {
 	papers, _ := lib.Papers()
@@ -203,7 +226,12 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 			continue
 		}
 		out = append(out, ImportOutcome{Line: e.Line, CiteKey: key, Status: ImportAdded})
-		writes = append(writes, newEntry(key, rec, o.File, now, ""))
+		w, err := newEntry(lib, key, rec, o.File, now, "")
+		if err != nil {
+			fail(e.Line, "%v", err)
+			continue
+		}
+		writes = append(writes, w)
 	}
 	// Keys from the pattern, unique against the library and the file.
 	taken := func(k string) bool {
@@ -237,7 +265,12 @@ func planImport(lib *library.Library, entries []ImportEntry, o ImportOptions) ([
 			note = "the file gives no key"
 		}
 		out = append(out, ImportOutcome{Line: p.e.Line, CiteKey: key, Status: ImportAdded, FileKey: p.e.Item.ID, Note: note + "; assigned " + key})
-		writes = append(writes, newEntry(key, p.rec, o.File, now, p.alias))
+		w, err := newEntry(lib, key, p.rec, o.File, now, p.alias)
+		if err != nil {
+			fail(p.e.Line, "%v", err)
+			continue
+		}
+		writes = append(writes, w)
 	}
 	for owner, keys := range aliasOf {
 		writes = append(writes, addAliases(owner, keys))
@@ -262,12 +295,12 @@ func sortOutcomes(out []ImportOutcome) {
 }
 
 // newEntry writes the sidecar of a metadata-only entry.
-func newEntry(key string, rec *metadata.Record, file string, now time.Time, alias string) write {
-	return func(lib *library.Library) (func(), error) {
-		p, err := lib.NewPaper(key, now.Unix())
-		if err != nil {
-			return nil, err
-		}
+func newEntry(lib *library.Library, key string, rec *metadata.Record, file string, now time.Time, alias string) (write, error) {
+	p, err := lib.NewPaper(key, now.Unix())
+	if err != nil {
+		return write{}, err
+	}
+	return write{path: p.SidecarPath, created: true, do: func(lib *library.Library) (func(), error) {
 		markImported(rec, file)
 		imported := *rec
 		p.Sidecar = library.Sidecar{
@@ -284,13 +317,13 @@ func newEntry(key string, rec *metadata.Record, file string, now time.Time, alia
 			return nil, fmt.Errorf("write entry %s: %w", key, err)
 		}
 		return func() { os.Remove(p.SidecarPath) }, nil
-	}
+	}}, nil
 }
 
 // describe gives paper p, which has no title or author, the imported
 // record.
 func describe(p *library.Paper, rec *metadata.Record, file string) write {
-	return func(lib *library.Library) (func(), error) {
+	return write{path: p.SidecarPath, do: func(lib *library.Library) (func(), error) {
 		before := p.Sidecar
 		markImported(rec, file)
 		imported := *rec
@@ -304,12 +337,12 @@ func describe(p *library.Paper, rec *metadata.Record, file string) write {
 			p.Sidecar = before
 			lib.WriteSidecar(p)
 		}, nil
-	}
+	}}
 }
 
 // addAliases adds keys to p's aliases.
 func addAliases(p *library.Paper, keys []string) write {
-	return func(lib *library.Library) (func(), error) {
+	return write{path: p.SidecarPath, do: func(lib *library.Library) (func(), error) {
 		before := p.Aliases
 		p.Aliases = append(append([]string(nil), before...), keys...)
 		if err := lib.WriteSidecar(p); err != nil {
@@ -320,7 +353,7 @@ func addAliases(p *library.Paper, keys []string) write {
 			p.Aliases = before
 			lib.WriteSidecar(p)
 		}, nil
-	}
+	}}
 }
 
 // markImported records the import file as the source of every field rec
@@ -373,8 +406,10 @@ func findWork(papers []*library.Paper, rec *metadata.Record) *library.Paper {
 
 // sameImportedWork reports whether a and b describe the same work: the
 // same DOI (any of each record's DOIs), the same arXiv id, or, when
-// neither has an identifier the other could compare, the same title (edit
-// similarity ≥ 0.9) and year.
+// neither has an identifier the other could compare, a near-exact title
+// (the same words after folding case, diacritics and punctuation: "… number
+// 1" and "… number 0" differ) and the same year and first author (when
+// both have one).
 func sameImportedWork(a, b *metadata.Record) bool {
 	dois := func(r *metadata.Record) []string {
 		var out []string
@@ -399,7 +434,10 @@ func sameImportedWork(a, b *metadata.Record) bool {
 	if len(da) > 0 && len(db) > 0 {
 		return false
 	}
-	return a.Title != "" && b.Title != "" && a.Year() == b.Year() && reconcile.TitleSimilarity(a.Title, b.Title) >= 0.9
+	if len(a.Authors) > 0 && len(b.Authors) > 0 && reconcile.FamilyKey(a.Authors[0]) != reconcile.FamilyKey(b.Authors[0]) {
+		return false
+	}
+	return a.Title != "" && b.Title != "" && a.Year() == b.Year() && reconcile.SameTitleWords(a.Title, b.Title)
 }
 
 // attachTo gives the captured PDF to the metadata-only entry key, keeping

@@ -328,3 +328,37 @@ func TestParseImportBibTeX(t *testing.T) {
 		t.Errorf("malformed BibTeX: %v", err)
 	}
 }
+
+// TestImportDistinctWorks: works whose titles differ in one character (a
+// number) are distinct, whatever their similarity; the same title with
+// other punctuation and case is the same work. Keys that start with "-"
+// are replaced and never kept, even as aliases.
+func TestImportDistinctWorks(t *testing.T) {
+	lib := openLibrary(t)
+	series := `[{"id":"smith2020series0","title":"A study of things, number 0 of many","author":[{"family":"Smith","given":"A"}],"issued":{"date-parts":[[2020]]}},
+{"id":"smith2020series1","title":"A study of things, number 1 of many","author":[{"family":"Smith","given":"A"}],"issued":{"date-parts":[[2020]]}},
+{"id":"--help","title":"Options are not keys","author":[{"family":"Doe","given":"J"}],"issued":{"date-parts":[[2021]]}}]`
+	out, err := Import(t.Context(), lib, importEntries(t, series), importOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 3 || out[0].Status != ImportAdded || out[1].Status != ImportAdded || out[2].Status != ImportAdded {
+		t.Fatalf("outcomes: %+v", out)
+	}
+	if strings.HasPrefix(out[2].CiteKey, "-") || out[2].FileKey != "--help" {
+		t.Errorf("--help: %+v", out[2])
+	}
+	papers, _ := lib.Papers()
+	for _, p := range papers {
+		for _, a := range p.Aliases {
+			if strings.HasPrefix(a, "-") {
+				t.Errorf("alias %q kept", a)
+			}
+		}
+	}
+	again := `[{"title":"A STUDY OF THINGS: NUMBER 1 OF MANY.","author":[{"family":"Smith","given":"A."}],"issued":{"date-parts":[[2020]]}}]`
+	out, err = Import(t.Context(), lib, importEntries(t, again), importOpts())
+	if err != nil || len(out) != 1 || out[0].Status != ImportExists || out[0].CiteKey != "smith2020series1" {
+		t.Errorf("same title, other case and punctuation: %+v %v", out, err)
+	}
+}

@@ -51,19 +51,21 @@ func Unique(key string, taken func(string) bool) (string, error) {
 }
 
 // Valid reports whether key is acceptable as a user-supplied cite key
-// (--cite-key): 1 to MaxLen characters from A–Z a–z 0–9 _ - : . , not
-// starting with a dot and not containing "..". Such a key cannot hold a path
+// (--cite-key): 1 to MaxLen characters from A–Z a–z 0–9 _ - : . , starting
+// with a letter or digit and not containing "..". Such a key cannot hold a path
 // separator. The error (wrapping ErrInvalid) names the offending character
 // or rule and says what is allowed.
 func Valid(key string) error {
-	const allowed = `use 1-100 characters from A-Z a-z 0-9 _ - : . , not starting with "." and without ".."`
+	const allowed = `use 1-100 characters from A-Z a-z 0-9 _ - : . , starting with a letter or digit and without ".."`
 	switch {
 	case key == "":
 		return fmt.Errorf("%w: empty; %s", ErrInvalid, allowed)
 	case len(key) > MaxLen:
 		return fmt.Errorf("%w %q: %d characters; %s", ErrInvalid, key, len(key), allowed)
-	case key[0] == '.':
-		return fmt.Errorf("%w %q: starts with \".\"; %s", ErrInvalid, key, allowed)
+	case !(key[0] >= 'a' && key[0] <= 'z' || key[0] >= 'A' && key[0] <= 'Z' || key[0] >= '0' && key[0] <= '9'):
+		// "-x" would read as an option on a command line, ".x" as a
+		// hidden file.
+		return fmt.Errorf("%w %q: starts with %q; %s", ErrInvalid, key, key[:1], allowed)
 	case strings.Contains(key, ".."):
 		return fmt.Errorf("%w %q: contains \"..\"; %s", ErrInvalid, key, allowed)
 	}

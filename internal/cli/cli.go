@@ -160,6 +160,9 @@ func (a *app) library() (*library.Library, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, t := range lib.Tidied {
+		fmt.Fprintf(a.io.Err, "crossmem: notice: %s\n", t)
+	}
 	a.lib = lib
 	return lib, nil
 }

@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/crossmem/crossmem/internal/citekey"
 	"github.com/crossmem/crossmem/internal/metadata"
@@ -53,6 +54,8 @@ const SidecarVersion = 1
 // Library is a library home folder.
 type Library struct {
 	Home string
+	// Tidied lists what Open repaired after interrupted commands (Tidy).
+	Tidied []string
 }
 
 // Open returns the library at home, creating raw/ and wiki/ if needed.
@@ -69,7 +72,13 @@ func Open(home string) (*Library, error) {
 			return nil, fmt.Errorf("create library folder: %w", err)
 		}
 	}
-	return &Library{Home: abs}, nil
+	l := &Library{Home: abs}
+	tidied, err := l.tryTidy()
+	if err != nil {
+		return nil, fmt.Errorf("repair after an interrupted command: %w", err)
+	}
+	l.Tidied = tidied
+	return l, nil
 }
 
 // RawDir returns the folder of captured PDFs and sidecars.
@@ -160,13 +169,16 @@ const MaxAliasLen = 200
 
 // ValidAlias checks that key can be an alias: any key a BibTeX, BibLaTeX
 // or pandoc draft can cite, 1 to MaxAliasLen characters (letters, digits
-// and ASCII punctuation) without whitespace or any of , { } ( ) " ' # % ~
-// \ =. It is wider than ValidKey because aliases never become file names:
+// and ASCII punctuation) starting with a letter or digit, without
+// whitespace or any of , { } ( ) " ' # % ~ \ =. It is wider than ValidKey because aliases never become file names:
 // a Better BibTeX or DBLP key such as "DBLP:conf/sigmod/PandeyCDBFJ21"
 // can be kept as an alias of the cite key crossmem assigns.
 func ValidAlias(key string) error {
 	if key == "" || len(key) > MaxAliasLen {
 		return fmt.Errorf("invalid alias %q: use 1-%d characters", key, MaxAliasLen)
+	}
+	if r, _ := utf8.DecodeRuneInString(key); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		return fmt.Errorf("invalid alias %q: it must start with a letter or digit", key)
 	}
 	for _, r := range key {
 		if strings.ContainsRune(`,{}()"'#%~\=`, r) || !(unicode.IsLetter(r) || unicode.IsDigit(r) || (r > ' ' && r < 0x7f)) {

@@ -181,8 +181,12 @@ func (r *Record) Warn(msg string) {
 }
 
 // Normalize makes nil slices empty so that JSON output always carries
-// "sources": [] and "warnings": [] rather than null.
+// "sources": [] and "warnings": [] rather than null, and removes control
+// and bidirectional characters from every text field (CleanText). Every
+// source client, the reconciliation and imports call it, so no source's
+// record keeps them.
 func (r *Record) Normalize() {
+	r.clean()
 	if r.Sources == nil {
 		r.Sources = []string{}
 	}

@@ -35,8 +35,10 @@ import (
 // (empty, non-nil slices) and never nil.
 func FromInfo(title, author, creationDate string) *metadata.Record {
 	r := &metadata.Record{}
-	setTitle(r, decodePDFString(title))
-	setAuthors(r, []string{decodePDFString(author)})
+	// Control and bidi characters go first (metadata.CleanText), as from
+	// XMP, so the junk checks see the text a reader would.
+	setTitle(r, metadata.CleanText(decodePDFString(title)))
+	setAuthors(r, []string{metadata.CleanText(decodePDFString(author))})
 	if d, ok := parseDate(decodePDFString(creationDate)); ok && plausibleCreation(d) {
 		r.Issued = d
 		r.SetSource(metadata.FieldIssued, metadata.SourcePDF)

@@ -218,7 +218,16 @@ type xmpItem struct{ lang, text string }
 // parsePacket reads the properties from one packet. A packet that stops
 // being well-formed part-way keeps what was read before the error.
 func parsePacket(pkt []byte) (*XMP, bool) {
-	d := xml.NewDecoder(bytes.NewReader(bytes.ToValidUTF8(pkt, []byte("\uFFFD"))))
+	// Control characters are not allowed in XML and would fail the whole
+	// packet; they are dropped, as from the Info dictionary
+	// (metadata.CleanText), so one junk byte does not lose every field.
+	pkt = bytes.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return -1
+		}
+		return r
+	}, bytes.ToValidUTF8(pkt, []byte("\uFFFD")))
+	d := xml.NewDecoder(bytes.NewReader(pkt))
 	d.Strict = false
 	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
 	values := map[string][]xmpItem{}

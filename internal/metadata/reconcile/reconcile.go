@@ -412,6 +412,15 @@ func TitleSimilarity(a, b string) float64 {
 	return 1 - float64(editdist.Levenshtein(fa, fb))/float64(max(len(fa), len(fb)))
 }
 
+// SameTitleWords reports whether two titles are the same words in the same
+// order after folding case, diacritics, punctuation and markup: a
+// near-exact match, for deciding that two records are one work without an
+// identifier.
+func SameTitleWords(a, b string) bool {
+	fa := fold(a)
+	return fa != "" && fa == fold(b)
+}
+
 // sameTitle treats titles as the same when they fold to the same words,
 // or when one is the other plus a subtitle.
 func sameTitle(a, b string) bool {
