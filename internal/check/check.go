@@ -96,9 +96,10 @@ type Passage struct {
 	Text       string  `json:"text"` // the chunk text, white space collapsed
 }
 
-// Hint is a `% crossmem: <key> <chunk_id> sha256=<...>` provenance comment
-// for a quotation.
-type Hint struct {
+// Provenance is a `% crossmem: <key> <chunk_id> sha256=<...>` provenance
+// comment for a quotation: the key as written, the chunk and a prefix of
+// its text_sha256.
+type Provenance struct {
 	Key, ChunkID, SHA256 string
 }
 
@@ -136,11 +137,11 @@ func pieces(q string) []string {
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Quote checks one quotation attributed to keys (cite keys or aliases;
-// none is allowed), with an optional provenance comment (hint may be nil).
+// none is allowed), with an optional provenance comment (prov may be nil).
 // Quote marks around the whole quotation are ignored (quote.TrimMarks).
 // A quotation that is not found is a verdict (Unverified, with the
 // nearest passages), not an error; errors are the index's.
-func (c *Checker) Quote(ctx context.Context, q string, keys []string, hint *Hint) (*QuoteResult, error) {
+func (c *Checker) Quote(ctx context.Context, q string, keys []string, prov *Provenance) (*QuoteResult, error) {
 	q = quote.TrimMarks(q)
 	res := &QuoteResult{Quote: q, CitedKeys: append([]string{}, keys...)}
 	ps := pieces(q)
@@ -149,8 +150,8 @@ func (c *Checker) Quote(ctx context.Context, q string, keys []string, hint *Hint
 		res.Notes = append(res.Notes, "the quotation has no words")
 		return res, nil
 	}
-	if hint != nil && hint.Key != "" && !contains(keys, hint.Key) {
-		keys = append(keys, hint.Key)
+	if prov != nil && prov.Key != "" && !contains(keys, prov.Key) {
+		keys = append(keys, prov.Key)
 		res.CitedKeys = keys
 	}
 	for _, k := range keys {
@@ -170,7 +171,7 @@ func (c *Checker) Quote(ctx context.Context, q string, keys []string, hint *Hint
 		}
 		if status, src := match(chunks, ps); status != "" {
 			res.Status, res.Source = status, src
-			res.Notes = append(res.Notes, c.hintNotes(ctx, hint, src)...)
+			res.Notes = append(res.Notes, c.provenanceNotes(ctx, prov, src)...)
 			return res, nil
 		}
 	}
@@ -203,32 +204,32 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// hintNotes compares a provenance comment with where the quotation was
+// provenanceNotes compares a provenance comment with where the quotation was
 // found.
-func (c *Checker) hintNotes(ctx context.Context, hint *Hint, src *Source) []string {
-	if hint == nil || hint.ChunkID == "" {
+func (c *Checker) provenanceNotes(ctx context.Context, prov *Provenance, src *Source) []string {
+	if prov == nil || prov.ChunkID == "" {
 		return nil
 	}
 	var notes []string
 	found := false
 	for _, ch := range src.Chunks {
-		found = found || ch.ChunkID == hint.ChunkID
+		found = found || ch.ChunkID == prov.ChunkID
 	}
 	if !found {
 		ids := make([]string, len(src.Chunks))
 		for i, ch := range src.Chunks {
 			ids[i] = ch.ChunkID
 		}
-		notes = append(notes, fmt.Sprintf("the provenance comment names chunk %s, but the quotation is in %s", hint.ChunkID, strings.Join(ids, "+")))
+		notes = append(notes, fmt.Sprintf("the provenance comment names chunk %s, but the quotation is in %s", prov.ChunkID, strings.Join(ids, "+")))
 	}
-	sha := strings.Trim(hint.SHA256, ".… ")
+	sha := strings.Trim(prov.SHA256, ".… ")
 	if sha != "" {
-		ch, err := c.Index.ChunkByID(ctx, hint.Key, hint.ChunkID)
+		ch, err := c.Index.ChunkByID(ctx, prov.Key, prov.ChunkID)
 		switch {
 		case err != nil:
-			notes = append(notes, fmt.Sprintf("the provenance comment names %s %s, which the library does not have", hint.Key, hint.ChunkID))
+			notes = append(notes, fmt.Sprintf("the provenance comment names %s %s, which the library does not have", prov.Key, prov.ChunkID))
 		case !strings.HasPrefix(ch.SHA256, strings.ToLower(sha)):
-			notes = append(notes, fmt.Sprintf("the provenance comment's sha256=%s is not the text_sha256 of %s %s (%s): the note changed since the quotation was taken", hint.SHA256, hint.Key, hint.ChunkID, ch.SHA256[:12]))
+			notes = append(notes, fmt.Sprintf("the provenance comment's sha256=%s is not the text_sha256 of %s %s (%s): the note changed since the quotation was taken", prov.SHA256, prov.Key, prov.ChunkID, ch.SHA256[:12]))
 		}
 	}
 	return notes
@@ -392,7 +393,7 @@ func (c *Checker) nearest(ctx context.Context, q string, keys []string) ([]Passa
 	text := search.Clip(elision.ReplaceAllString(q, " "), 64)
 	queries := []search.Query{{Text: text, Limit: 5}}
 	for _, k := range keys {
-		queries = append(queries, search.Query{Text: text, Limit: 3, CiteKey: k})
+		queries = append(queries, search.Query{Text: text, Limit: 3, Key: k})
 	}
 	qw := strings.Fields(quote.Key(text))
 	seen := map[string]bool{}

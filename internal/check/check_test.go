@@ -154,15 +154,15 @@ func TestHints(t *testing.T) {
 	q := "The dominant sequence transduction models are based on complex recurrent or convolutional neural networks"
 	sha := chunk.Hash(library[0].chunks[0])
 	// A matching comment: no notes; its key counts as the citation.
-	r, _ := c.Quote(ctx, q, nil, &Hint{Key: "vaswani2017attention", ChunkID: "p1s0c1", SHA256: sha[:12]})
+	r, _ := c.Quote(ctx, q, nil, &Provenance{Key: "vaswani2017attention", ChunkID: "p1s0c1", SHA256: sha[:12]})
 	if r.Status != Verified || len(r.Notes) != 0 {
 		t.Errorf("matching hint: %s %v", r.Status, r.Notes)
 	}
-	r, _ = c.Quote(ctx, q, []string{"vaswani2017attention"}, &Hint{Key: "vaswani2017attention", ChunkID: "p2s0c1", SHA256: "..."})
+	r, _ = c.Quote(ctx, q, []string{"vaswani2017attention"}, &Provenance{Key: "vaswani2017attention", ChunkID: "p2s0c1", SHA256: "..."})
 	if r.Status != Verified || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "names chunk p2s0c1, but the quotation is in p1s0c1") {
 		t.Errorf("wrong chunk: %v", r.Notes)
 	}
-	r, _ = c.Quote(ctx, q, []string{"vaswani2017attention"}, &Hint{Key: "vaswani2017attention", ChunkID: "p1s0c1", SHA256: "5f3e1c"})
+	r, _ = c.Quote(ctx, q, []string{"vaswani2017attention"}, &Provenance{Key: "vaswani2017attention", ChunkID: "p1s0c1", SHA256: "5f3e1c"})
 	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "the note changed since") {
 		t.Errorf("old sha: %v", r.Notes)
 	}

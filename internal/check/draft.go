@@ -13,14 +13,14 @@ import (
 // CitationResult is the verdict on one cite key a draft cites.
 type CitationResult struct {
 	// Key is the key as the draft writes it.
-	Key string `json:"cite_key"`
+	Key string `json:"key"`
 	// Status is CiteOK, CiteUnknown or CiteMetadataWarning.
 	Status string `json:"status"`
 	// Lines are the 1-based lines that cite Key, in order.
 	Lines []int `json:"lines"`
-	// Paper is the cite key of the library paper Key names (Key itself,
+	// CiteKey is the cite key of the library paper Key names (Key itself,
 	// or the paper's key when Key is an alias); empty when unknown.
-	Paper string `json:"paper,omitempty"`
+	CiteKey string `json:"cite_key,omitempty"`
 	// Title is the paper's title.
 	Title string `json:"title,omitempty"`
 	// Suggestions are the library's closest keys to an unknown Key.
@@ -83,11 +83,11 @@ func (c *Checker) Draft(ctx context.Context, d *draft.Draft) (*Report, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		var hint *Hint
+		var prov *Provenance
 		if p, ok := d.ProvenanceFor(i); ok {
-			hint = &Hint{Key: p.Key, ChunkID: p.ChunkID, SHA256: p.SHA256}
+			prov = &Provenance{Key: p.Key, ChunkID: p.ChunkID, SHA256: p.SHA256}
 		}
-		r, err := c.Quote(ctx, q.Text, d.CitedKeys(i), hint)
+		r, err := c.Quote(ctx, q.Text, d.CitedKeys(i), prov)
 		if err != nil {
 			return nil, fmt.Errorf("check quotation on line %d: %w", q.Line, err)
 		}
@@ -115,7 +115,7 @@ func (c *Checker) citation(ctx context.Context, key string) CitationResult {
 	r := CitationResult{Key: key}
 	if c.Citer == nil {
 		if k, ok := c.Index.ResolveKey(ctx, key); ok {
-			r.Status, r.Paper = CiteOK, k
+			r.Status, r.CiteKey = CiteOK, k
 		} else {
 			r.Status = CiteUnknown
 		}
@@ -131,7 +131,7 @@ func (c *Checker) citation(ctx context.Context, key string) CitationResult {
 		return r
 	}
 	rec, _ := cite.Record(p, c.Citer.Version)
-	r.Status, r.Paper, r.Title = CiteOK, p.CiteKey, rec.Title
+	r.Status, r.CiteKey, r.Title = CiteOK, p.CiteKey, rec.Title
 	if !cite.Citable(rec) {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("the library has no usable metadata for %s (no title or authors): describe it by importing a BibTeX or CSL-JSON entry with its cite key", p.CiteKey))
 	}

@@ -26,18 +26,13 @@ import (
 	"github.com/crossmem/crossmem/internal/metadata"
 )
 
-// Version values: which version of a work citations describe.
-const (
-	Captured  = "captured"  // the version whose PDF was captured and is quoted (default)
-	Published = "published" // the version of record, when the sidecar knows it
-)
-
 // Citer renders citations of library papers. The zero values of its
 // settings are the defaults (captured version, Chicago 18th edition,
 // Unicode kept in BibTeX).
 type Citer struct {
 	Lib *library.Library
-	// Version is Captured or Published (config [citation] version).
+	// Version is metadata.VersionCaptured (or "") or
+	// metadata.VersionPublished (config [citation] version).
 	Version string
 	// ChicagoEdition is 17 or 18 (config [citation] chicago_edition): the
 	// edition the styles "chicago" and "chicago-author-date" follow. 0
@@ -60,19 +55,19 @@ type Citation struct {
 	CiteKey string
 	Style   citation.Style // the style asked for
 	Text    string
-	// CitedVersion is Published when the published version was cited,
-	// else Captured.
+	// CitedVersion is metadata.VersionPublished when the published
+	// version was cited, else metadata.VersionCaptured.
 	CitedVersion string
 	// Warnings are the reconciliation warnings of the cited record.
 	Warnings []string
 }
 
 // Record returns the record of p that citations describe under version:
-// the published version when version is Published and the sidecar knows
+// the published version when version is metadata.VersionPublished and the sidecar knows
 // one with a title, else the captured version's record. The bool reports
 // whether the published version was chosen.
 func Record(p *library.Paper, version string) (*metadata.Record, bool) {
-	if version == Published && p.Published != nil && p.Published.Title != "" {
+	if version == metadata.VersionPublished && p.Published != nil && p.Published.Title != "" {
 		return p.Published, true
 	}
 	return &p.Metadata, false
@@ -114,9 +109,9 @@ func (c *Citer) Paper(p *library.Paper, key string, style citation.Style) (*Cita
 	if err != nil {
 		return nil, fmt.Errorf("cite %s: %w", key, err)
 	}
-	out := &Citation{Key: key, CiteKey: p.CiteKey, Style: style, Text: text, CitedVersion: Captured, Warnings: rec.Warnings}
+	out := &Citation{Key: key, CiteKey: p.CiteKey, Style: style, Text: text, CitedVersion: metadata.VersionCaptured, Warnings: rec.Warnings}
 	if published {
-		out.CitedVersion = Published
+		out.CitedVersion = metadata.VersionPublished
 	}
 	return out, nil
 }

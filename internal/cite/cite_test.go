@@ -66,7 +66,7 @@ func TestCite(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "Vaswani, A., & Shazeer, N. (2017). Attention Is All You Need (arXiv:1706.03762). arXiv. https://doi.org/10.48550/arXiv.1706.03762"
-	if got.Text != want || got.CitedVersion != Captured || len(got.Warnings) != 1 {
+	if got.Text != want || got.CitedVersion != metadata.VersionCaptured || len(got.Warnings) != 1 {
 		t.Errorf("APA:\n got %q (%s)\nwant %q", got.Text, got.CitedVersion, want)
 	}
 	// An alias resolves, and a BibTeX entry takes the key as cited.
@@ -78,16 +78,16 @@ func TestCite(t *testing.T) {
 		t.Errorf("alias: %q %q", got.CiteKey, got.Text)
 	}
 	// The published version when asked for.
-	c.Version = Published
+	c.Version = metadata.VersionPublished
 	got, err = c.Cite("vaswani2017attention", citation.APA)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.CitedVersion != Published || !strings.Contains(got.Text, "Advances in Neural Information Processing Systems, 30") {
+	if got.CitedVersion != metadata.VersionPublished || !strings.Contains(got.Text, "Advances in Neural Information Processing Systems, 30") {
 		t.Errorf("published: %s %q", got.CitedVersion, got.Text)
 	}
 	// The Chicago edition switch.
-	c.Version = Captured
+	c.Version = metadata.VersionCaptured
 	ch18, _ := c.Cite("turing1950computing", citation.Chicago)
 	c.ChicagoEdition = 17
 	ch17, _ := c.Cite("turing1950computing", citation.Chicago)

@@ -17,7 +17,7 @@ import (
 
 // bibUnknown is one unknown key in bib's --json output.
 type bibUnknown struct {
-	Key         string            `json:"cite_key"`
+	Key         string            `json:"key"`
 	File        string            `json:"file,omitempty"` // the draft citing it ("" for a key argument)
 	Line        int               `json:"line,omitempty"`
 	Suggestions []cite.Suggestion `json:"suggestions"`

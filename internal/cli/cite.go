@@ -74,8 +74,8 @@ func runCite(_ context.Context, o *citeOptions) error {
 		return a.writeJSON(out)
 	}
 	fmt.Fprintln(a.io.Out, strings.TrimRight(out.Citation, "\n"))
-	if out.PaperCiteKey != "" {
-		a.notice("%s is an alias of %s (renamed with crossmem rekey)", out.CiteKey, out.PaperCiteKey)
+	if out.Key != out.CiteKey {
+		a.notice("%s is an alias of %s (renamed with crossmem rekey)", out.Key, out.CiteKey)
 	}
 	return nil
 }

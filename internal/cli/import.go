@@ -92,7 +92,7 @@ func runImport(ctx context.Context, o *importOptions) error {
 		}
 	}
 	if !dryRun {
-		if err := restampChanged(ctx, a, out); err != nil {
+		if err := updateNotes(ctx, a, out); err != nil {
 			return err
 		}
 	}
@@ -123,9 +123,9 @@ func runImport(ctx context.Context, o *importOptions) error {
 	return nil
 }
 
-// restampChanged rewrites the notes of compiled papers whose metadata or
+// updateNotes rewrites the notes of compiled papers whose metadata or
 // aliases the import changed.
-func restampChanged(ctx context.Context, a *app, out []capture.ImportOutcome) error {
+func updateNotes(ctx context.Context, a *app, out []capture.ImportOutcome) error {
 	lib, err := a.library()
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func restampChanged(ctx context.Context, a *app, out []capture.ImportOutcome) er
 		if err != nil || !p.HasNote() {
 			continue
 		}
-		path, err := compile.Restamp(ctx, lib, p.CiteKey, c)
+		path, err := compile.UpdateNote(ctx, lib, p.CiteKey, c)
 		if err != nil {
 			return hint.Wrap(fmt.Errorf("imported, but updating the note of %s failed: %w", p.CiteKey, err), hint.Action{Kind: hint.Compile, Key: p.CiteKey})
 		}

@@ -17,7 +17,7 @@ import (
 type refreshJSON struct {
 	CiteKey   string                  `json:"cite_key"`
 	Changes   []string                `json:"changes"`
-	Note      string                  `json:"note,omitempty"` // the restamped note, if the paper is compiled
+	Note      string                  `json:"note,omitempty"` // the updated note, if the paper is compiled
 	Metadata  metadata.Record         `json:"metadata"`
 	Consulted []metadata.Consultation `json:"consulted"`
 }
@@ -72,7 +72,7 @@ func runRefresh(ctx context.Context, o *refreshOptions) error {
 		if err != nil {
 			return err
 		}
-		if notePath, err = compile.Restamp(ctx, lib, res.Paper.CiteKey, c); err != nil {
+		if notePath, err = compile.UpdateNote(ctx, lib, res.Paper.CiteKey, c); err != nil {
 			return hint.Wrap(fmt.Errorf("metadata refreshed, but updating the note failed: %w", err), hint.Action{Kind: hint.Compile, Key: res.Paper.CiteKey})
 		}
 		a.indexNotes(ctx, notePath)

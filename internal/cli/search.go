@@ -48,7 +48,7 @@ Exit status: 0 (also when nothing matches), 1 error, 2 usage error.`,
 	f := cmd.Flags()
 	q := &o.query
 	f.IntVarP(&q.Limit, "limit", "n", search.DefaultLimit, fmt.Sprintf("maximum number of results (capped at %d)", search.MaxLimit))
-	f.StringVar(&q.CiteKey, "cite-key", "", "only this paper (cite key or alias)")
+	f.StringVar(&q.Key, "cite-key", "", "only this paper (cite key or alias)")
 	f.StringVar(&q.Author, "author", "", "only papers with an author whose name contains this")
 	f.StringVar(&o.years, "year", "", "only papers of these years: 2017, 2015-2019, 2015-, -2019")
 	f.StringVar(&q.Section, "section", "", "only chunks whose section heading contains this")

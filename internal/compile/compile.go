@@ -25,6 +25,7 @@ import (
 	"github.com/crossmem/crossmem/internal/layout"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/llm"
+	"github.com/crossmem/crossmem/internal/metadata"
 	"github.com/crossmem/crossmem/internal/note"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
@@ -186,20 +187,20 @@ func stamp(n *note.Note, paper *library.Paper, c *cite.Citer) {
 			// --cite-key) gets no citation section; cite reports that.
 			continue
 		}
-		if ci.CitedVersion == cite.Published {
-			n.Front.CitedVersion = cite.Published
+		if ci.CitedVersion == metadata.VersionPublished {
+			n.Front.CitedVersion = metadata.VersionPublished
 		}
 		n.Citations = append(n.Citations, note.Citation{Style: StyleHeading(st), Text: ci.Text})
 	}
 }
 
-// Restamp rewrites the frontmatter and citations of key's existing note
-// from its sidecar (after `crossmem refresh` or `crossmem import`), keeping
-// the chunks: no PDF is read. It takes the library lock and returns the
+// UpdateNote rewrites the frontmatter and citations of key's existing
+// note from its sidecar (after `crossmem refresh` or `crossmem import`),
+// keeping the chunks: no PDF is read. It takes the library lock and returns the
 // note's path. Errors: library.ErrNotFound for an unknown key, the lock's
 // error, and reading, parsing or writing the note (a paper that was never
 // compiled has no note to read).
-func Restamp(ctx context.Context, lib *library.Library, key string, c cite.Citer) (string, error) {
+func UpdateNote(ctx context.Context, lib *library.Library, key string, c cite.Citer) (string, error) {
 	unlock, err := lib.Lock(ctx)
 	if err != nil {
 		return "", err

@@ -275,10 +275,10 @@ func TestRunMissingPDF(t *testing.T) {
 	}
 }
 
-// TestRekeyRestampsNote renames a compiled paper: the note moves with it,
+// TestRekeyUpdatesNote renames a compiled paper: the note moves with it,
 // its frontmatter and citations name the new key, the old key becomes an
 // alias, and the chunks are kept as they were.
-func TestRekeyRestampsNote(t *testing.T) {
+func TestRekeyUpdatesNote(t *testing.T) {
 	lib, p := newPaper(t, "pm_2304.02623v1.pdf", record())
 	text := "Beyond summarization."
 	old := &note.Note{
@@ -324,16 +324,16 @@ func TestRekeyRestampsNote(t *testing.T) {
 		t.Errorf("chunks = %+v, want them unchanged", n.Chunks)
 	}
 
-	// Restamp after a metadata change rewrites the title, keeping the rest.
+	// UpdateNote after a metadata change rewrites the title, keeping the rest.
 	np.Metadata.Title = "A new title"
 	if err := lib.WriteSidecar(np); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Restamp(t.Context(), lib, "shen2023summarization", cite.Citer{}); err != nil {
+	if _, err := UpdateNote(t.Context(), lib, "shen2023summarization", cite.Citer{}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ = os.ReadFile(path)
 	if n, err := note.Parse(data); err != nil || n.Front.Title != "A new title" || !reflect.DeepEqual(n.Chunks[0], old.Chunks[0]) {
-		t.Errorf("restamped note: %v %+v", err, n)
+		t.Errorf("updated note: %v %+v", err, n)
 	}
 }

@@ -34,7 +34,8 @@ func Rekey(ctx context.Context, lib *library.Library, old, new string, c cite.Ci
 	return p, p.NotePath, nil
 }
 
-// rewriteNote re-stamps paper's note from its sidecar, keeping the chunks.
+// rewriteNote rewrites paper's frontmatter and citations from its
+// sidecar, keeping the chunks.
 // The caller holds the library lock.
 func rewriteNote(paper *library.Paper, c *cite.Citer) error {
 	data, err := os.ReadFile(paper.NotePath)

@@ -15,12 +15,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-)
 
-// Values of [citation] version.
-const (
-	CiteCaptured  = "captured"
-	CitePublished = "published"
+	"github.com/crossmem/crossmem/internal/metadata"
 )
 
 // DefaultPattern is the seed's default cite key pattern.
@@ -190,12 +186,12 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 	c.UnpaywallAPI = getenv(EnvUnpaywallAPI)
 	c.UnpaywallEmail = getenv(EnvUnpaywallEmail)
 	switch v := strings.ToLower(strings.TrimSpace(f.Citation.Version)); v {
-	case "", CiteCaptured:
-		c.CiteVersion = CiteCaptured
-	case CitePublished:
-		c.CiteVersion = CitePublished
+	case "", metadata.VersionCaptured:
+		c.CiteVersion = metadata.VersionCaptured
+	case metadata.VersionPublished:
+		c.CiteVersion = metadata.VersionPublished
 	default:
-		return nil, nil, fmt.Errorf("config file %s: [citation] version = %q: use %q or %q", c.ConfigPath, f.Citation.Version, CiteCaptured, CitePublished)
+		return nil, nil, fmt.Errorf("config file %s: [citation] version = %q: use %q or %q", c.ConfigPath, f.Citation.Version, metadata.VersionCaptured, metadata.VersionPublished)
 	}
 	switch v := strings.ToLower(strings.TrimSpace(f.Search.Embeddings)); v {
 	case "", "none", "off":

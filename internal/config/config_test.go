@@ -8,6 +8,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/crossmem/crossmem/internal/metadata"
 )
 
 // env returns a getenv func over m.
@@ -39,7 +41,7 @@ func TestDefaultsFileCreatedOnFirstRun(t *testing.T) {
 		ConfigPath:  path,
 		Pattern:     DefaultPattern,
 		OllamaModel: "llama3.2:3b",
-		CiteVersion: CiteCaptured,
+		CiteVersion: metadata.VersionCaptured,
 		EmbedModel:  "nomic-embed-text", BM25Weight: 1, VectorWeight: 1,
 		ChicagoEdition: 18,
 		CacheDir:       filepath.Join(home, ".cache", "crossmem"),
@@ -155,7 +157,7 @@ model = "from-file"
 		DataCiteAPI:    "http://127.0.0.1:3",
 		UnpaywallAPI:   "http://127.0.0.1:4",
 		UnpaywallEmail: "me@example.org",
-		CiteVersion:    CiteCaptured,
+		CiteVersion:    metadata.VersionCaptured,
 		EmbedModel:     "nomic-embed-text", BM25Weight: 1, VectorWeight: 1,
 		ChicagoEdition: 18,
 		CacheDir:       filepath.Join(dir, "cache"),
@@ -237,7 +239,7 @@ func TestCiteVersion(t *testing.T) {
 	path := filepath.Join(dir, "config.toml")
 	os.WriteFile(path, []byte("[citation]\nversion = \"published\"\n"), 0o644)
 	cfg, _, err := Resolve(env(map[string]string{EnvConfig: path, EnvHome: dir}))
-	if err != nil || cfg.CiteVersion != CitePublished {
+	if err != nil || cfg.CiteVersion != metadata.VersionPublished {
 		t.Fatalf("published: %v %+v", err, cfg)
 	}
 	os.WriteFile(path, []byte("[citation]\nversion = \"newest\"\n"), 0o644)

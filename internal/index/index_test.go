@@ -209,8 +209,8 @@ func TestFilters(t *testing.T) {
 		q    search.Query
 		want []string // cite keys allowed
 	}{
-		{search.Query{Text: "attention", CiteKey: "devlin2019bert"}, []string{"devlin2019bert"}},
-		{search.Query{Text: "attention", CiteKey: "transformer"}, []string{"vaswani2017attention"}}, // an alias
+		{search.Query{Text: "attention", Key: "devlin2019bert"}, []string{"devlin2019bert"}},
+		{search.Query{Text: "attention", Key: "transformer"}, []string{"vaswani2017attention"}}, // an alias
 		{search.Query{Text: "learning", Author: "bengio"}, []string{"lecun2015deep"}},
 		{search.Query{Text: "model", YearFrom: 2018}, []string{"devlin2019bert"}},
 		{search.Query{Text: "model", YearTo: 2016}, []string{"lecun2015deep"}},
@@ -231,7 +231,7 @@ func TestFilters(t *testing.T) {
 			}
 		}
 	}
-	if r := find(t, ix, search.Query{Text: "attention", CiteKey: "nosuchkey", Explain: true}); len(r.Hits) != 0 || !strings.Contains(strings.Join(r.Notes, " "), "no paper matches") {
+	if r := find(t, ix, search.Query{Text: "attention", Key: "nosuchkey", Explain: true}); len(r.Hits) != 0 || !strings.Contains(strings.Join(r.Notes, " "), "no paper matches") {
 		t.Errorf("unknown cite key filter: %v %v", hitIDs(r), r.Notes)
 	}
 }

@@ -604,14 +604,14 @@ func (ix *Index) ftsIDs(ctx context.Context, match string, limit int, ids map[in
 // filterPapers returns the ids of the notes that the query's paper
 // filters (cite key, author, years) allow, or nil when it has none.
 func (ix *Index) filterPapers(ctx context.Context, q search.Query) (map[int64]bool, error) {
-	if q.CiteKey == "" && q.Author == "" && q.YearFrom == 0 && q.YearTo == 0 {
+	if q.Key == "" && q.Author == "" && q.YearFrom == 0 && q.YearTo == 0 {
 		return nil, nil
 	}
 	where := []string{"1"}
 	var args []any
-	if q.CiteKey != "" {
+	if q.Key != "" {
 		where = append(where, `(cite_key = ? OR id IN (SELECT note_id FROM aliases WHERE alias = ?))`)
-		args = append(args, q.CiteKey, q.CiteKey)
+		args = append(args, q.Key, q.Key)
 	}
 	if q.Author != "" {
 		where = append(where, `authors LIKE ? ESCAPE '\'`)

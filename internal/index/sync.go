@@ -174,7 +174,7 @@ func (ix *Index) Sync(ctx context.Context, progress func(i, n int)) (_ *SyncResu
 	return res, nil
 }
 
-// UpdateNote indexes the one note at path now (after compile, restamp or
+// UpdateNote indexes the one note at path now (after compile, a note update or
 // rekey wrote it), whatever its recorded size and time; a path that no
 // longer exists leaves the index.
 func (ix *Index) UpdateNote(ctx context.Context, path string) (err error) {

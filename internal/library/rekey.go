@@ -22,7 +22,7 @@ var ErrKeyInUse = errors.New("cite key already in use")
 // resolves (Find) and stays taken. new may be one of the paper's own
 // aliases (it is then removed from them) or differ from old only in case.
 // The note's content is not changed; the caller rewrites its frontmatter
-// and citations (compile.Restamp). The caller must hold the library lock.
+// and citations (compile.UpdateNote). The caller must hold the library lock.
 //
 // The steps are ordered so that a crash leaves a usable library: the PDF
 // is hard-linked (or copied) to its new name first, then the new sidecar is

@@ -70,7 +70,7 @@ type RecallInput struct {
 
 // SearchQuery returns the search request of in.
 func (in RecallInput) SearchQuery() search.Query {
-	return search.Query{Text: in.Query, Limit: in.Limit, CiteKey: in.CiteKey, Author: in.Author,
+	return search.Query{Text: in.Query, Limit: in.Limit, Key: in.CiteKey, Author: in.Author,
 		YearFrom: in.YearFrom, YearTo: in.YearTo, Section: in.Section, Type: in.Type, Explain: in.Explain}
 }
 

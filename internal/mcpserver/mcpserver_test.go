@@ -551,7 +551,7 @@ func TestCite(t *testing.T) {
 				if err := json.Unmarshal(r.Structured, &out); err != nil {
 					t.Fatalf("structuredContent %s: %v", r.Structured, err)
 				}
-				if out.CiteKey != key || out.Format != string(st) || out.Citation != r.Text || out.CitedVersion != "captured" || out.PaperCiteKey != "" || out.Warnings == nil {
+				if out.Key != key || out.CiteKey != key || out.Format != string(st) || out.Citation != r.Text || out.CitedVersion != "captured" || out.Warnings == nil {
 					t.Errorf("structuredContent = %+v", out)
 				}
 				switch st {
@@ -642,7 +642,7 @@ func TestCiteAliasAndImport(t *testing.T) {
 	if err := json.Unmarshal(r.Structured, &out); err != nil || r.IsError {
 		t.Fatalf("old key after rekey: isError %v %s (%v)", r.IsError, r.Text, err)
 	}
-	if out.PaperCiteKey != "citesee" || !strings.HasPrefix(r.Text, "@") || !strings.Contains(r.Text, "{"+changKey+",") {
+	if out.Key != changKey || out.CiteKey != "citesee" || !strings.HasPrefix(r.Text, "@") || !strings.Contains(r.Text, "{"+changKey+",") {
 		t.Errorf("old key: %+v", out)
 	}
 	r = call(t, cs, "crossmem_cite", map[string]any{"cite_key": "citesee", "format": "apa"})

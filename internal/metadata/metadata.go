@@ -18,6 +18,13 @@ import (
 	"strings"
 )
 
+// The versions of a work a citation describes (config [citation] version,
+// a note's cited_version, cite's CitedVersion).
+const (
+	VersionCaptured  = "captured"  // the version whose PDF was captured and is quoted (the default)
+	VersionPublished = "published" // the version of record, when the sidecar knows it
+)
+
 // Source names used in Record.Sources and Record.FieldSources.
 const (
 	SourceArxiv     = "arxiv"     // arXiv API (Atom)

@@ -126,8 +126,8 @@ func citationResult(c check.CitationResult) string {
 		where = "lines " + strings.Join(ls, ", ")
 	}
 	fmt.Fprintf(&b, "  %s (%s)", c.Key, where)
-	if c.Paper != "" && c.Paper != c.Key {
-		fmt.Fprintf(&b, " → %s", c.Paper)
+	if c.CiteKey != "" && c.CiteKey != c.Key {
+		fmt.Fprintf(&b, " → %s", c.CiteKey)
 	}
 	if c.Title != "" {
 		fmt.Fprintf(&b, " — %s", c.Title)

@@ -21,12 +21,12 @@ func StyleNames() string {
 // CiteOutput is the JSON shape of a citation: crossmem_cite's structured
 // result and `crossmem cite --json`.
 type CiteOutput struct {
-	// CiteKey is the key asked for; PaperCiteKey the paper's current key
-	// when CiteKey is an alias of it (crossmem rekey).
-	CiteKey      string `json:"cite_key"`
-	PaperCiteKey string `json:"paper_cite_key,omitempty"`
-	Format       string `json:"format"`
-	Citation     string `json:"citation"`
+	// Key is the key asked for; CiteKey the paper's cite key (they differ
+	// when Key is an alias of the paper: crossmem rekey, imported keys).
+	Key      string `json:"key"`
+	CiteKey  string `json:"cite_key"`
+	Format   string `json:"format"`
+	Citation string `json:"citation"`
 	// CitedVersion is "captured" or "published" (config [citation] version).
 	CitedVersion string `json:"cited_version"`
 	// Warnings are the metadata reconciliation warnings of the cited record:
@@ -36,10 +36,7 @@ type CiteOutput struct {
 
 // Cite returns the JSON shape of c.
 func Cite(c *cite.Citation) CiteOutput {
-	out := CiteOutput{CiteKey: c.Key, Format: string(c.Style), Citation: c.Text, CitedVersion: c.CitedVersion, Warnings: c.Warnings}
-	if c.CiteKey != c.Key {
-		out.PaperCiteKey = c.CiteKey
-	}
+	out := CiteOutput{Key: c.Key, CiteKey: c.CiteKey, Format: string(c.Style), Citation: c.Text, CitedVersion: c.CitedVersion, Warnings: c.Warnings}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/crossmem/crossmem/internal/citation"
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/hint"
+	"github.com/crossmem/crossmem/internal/metadata"
 	"github.com/crossmem/crossmem/internal/search"
 )
 
@@ -50,12 +51,9 @@ func TestHits(t *testing.T) {
 }
 
 func TestCite(t *testing.T) {
-	out := Cite(&cite.Citation{Key: "old2017", CiteKey: "new2017", Style: citation.APA, Text: "A.", CitedVersion: cite.Captured})
-	if out.CiteKey != "old2017" || out.PaperCiteKey != "new2017" || out.Format != "apa" || out.Warnings == nil {
+	out := Cite(&cite.Citation{Key: "old2017", CiteKey: "new2017", Style: citation.APA, Text: "A.", CitedVersion: metadata.VersionCaptured})
+	if out.Key != "old2017" || out.CiteKey != "new2017" || out.Format != "apa" || out.Warnings == nil {
 		t.Errorf("alias: %+v", out)
-	}
-	if out := Cite(&cite.Citation{Key: "k", CiteKey: "k", Style: citation.BibTeX}); out.PaperCiteKey != "" {
-		t.Errorf("same key: %+v", out)
 	}
 	if n := StyleNames(); !strings.HasPrefix(n, "apa, mla, chicago") || !strings.HasSuffix(n, "csl-json") {
 		t.Errorf("StyleNames = %q", n)
@@ -91,9 +89,9 @@ func TestReport(t *testing.T) {
 				Notes: []string{"the quotation cites nothing; it is from x"}},
 		},
 		Citations: []check.CitationResult{
-			{Key: "vaswani2017attention", Status: check.CiteOK, Lines: []int{3, 5}, Paper: "vaswani2017attention", Title: "Attention Is All You Need"},
+			{Key: "vaswani2017attention", Status: check.CiteOK, Lines: []int{3, 5}, CiteKey: "vaswani2017attention", Title: "Attention Is All You Need"},
 			{Key: "vaswany2017attention", Status: check.CiteUnknown, Lines: []int{11}, Suggestions: []cite.Suggestion{{CiteKey: "vaswani2017attention", Title: "Attention Is All You Need"}}},
-			{Key: "devlin2019", Status: check.CiteMetadataWarning, Lines: []int{4}, Paper: "devlin2019bert", Title: "BERT", Warnings: []string{"year: arxiv says 2018, crossref says 2019"}},
+			{Key: "devlin2019", Status: check.CiteMetadataWarning, Lines: []int{4}, CiteKey: "devlin2019bert", Title: "BERT", Warnings: []string{"year: arxiv says 2018, crossref says 2019"}},
 		},
 	}
 	want := `paper.tex: FAILED — 3 quotations (1 unverified, 1 repaired, 1 verified), 3 cited keys (1 unknown, 1 metadata-warning, 1 ok)

@@ -26,7 +26,7 @@ type Query struct {
 	Text  string
 	Limit int // 0 means DefaultLimit; values above MaxLimit are capped
 
-	CiteKey  string // only this paper (a cite key or an alias)
+	Key      string // only this paper: its cite key or an alias
 	Author   string // a case-insensitive part of an author's name
 	YearFrom int    // first year, 0 = open
 	YearTo   int    // last year, 0 = open

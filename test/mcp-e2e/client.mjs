@@ -134,7 +134,7 @@ try {
   expect(JSON.stringify(statuses) === '["verified","unverified"]', `crossmem_check_draft: quotation statuses ${JSON.stringify(statuses)}, want verified, unverified`);
   // citeKey is ok, or metadata-warning when captured offline (its record
   // then says the metadata sources could not be reached).
-  const keyStatuses = (cd.structuredContent?.citations ?? []).map((c) => `${c.cite_key}:${c.status}`);
+  const keyStatuses = (cd.structuredContent?.citations ?? []).map((c) => `${c.key}:${c.status}`);
   expect(
     keyStatuses.length === 2 && [`${citeKey}:ok`, `${citeKey}:metadata-warning`].includes(keyStatuses[0]) && keyStatuses[1] === `${unknownKey}:unknown`,
     `crossmem_check_draft: cite keys ${JSON.stringify(keyStatuses)}, want ${citeKey} ok or metadata-warning, ${unknownKey} unknown`,
