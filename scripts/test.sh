@@ -10,6 +10,6 @@ if command -v npm >/dev/null 2>&1; then
 else
   echo "test: npm not found; the TypeScript MCP client test will be skipped" >&2
 fi
-test -z "$(gofmt -l cmd internal bench 2>/dev/null)" || { echo "gofmt needed:"; gofmt -l cmd internal bench; exit 1; }
+test -z "$(gofmt -l cmd internal bench test 2>/dev/null)" || { echo "gofmt needed:"; gofmt -l cmd internal bench test; exit 1; }
 go vet ./...
 go test ./...

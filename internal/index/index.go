@@ -25,10 +25,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
 
@@ -164,11 +166,21 @@ func Open(path, wikiDir string) (*Index, error) {
 	}
 	db.SetMaxOpenConns(4)
 	ix := &Index{db: db, path: path, wikiDir: wikiDir}
-	if err := ix.migrate(); err != nil {
-		db.Close()
-		return nil, classify(path, err)
+	// Some lock waits of a first open (switching a new file to WAL) do not
+	// go through the busy timeout: an open that finds the index busy tries
+	// again for up to 10 s before reporting ErrBusy.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err = classify(path, ix.migrate())
+		if err == nil {
+			return ix, nil
+		}
+		if !errors.Is(err, ErrBusy) || time.Now().After(deadline) {
+			db.Close()
+			return nil, err
+		}
+		time.Sleep(time.Duration(20+rand.IntN(80)) * time.Millisecond)
 	}
-	return ix, nil
 }
 
 // Path returns the index file's path.

@@ -92,21 +92,12 @@ const rebuildSuffix = ".rebuild-"
 // one left by a killed rebuild is removed by the next Open or Rebuild.
 func Rebuild(ctx context.Context, path, wikiDir string, lock func(context.Context) (func(), error), progress func(i, n int)) (*SyncResult, error) {
 	removeStale(path)
-	var rnd [6]byte
-	rand.Read(rnd[:])
-	tmp := path + rebuildSuffix + hex.EncodeToString(rnd[:])
-	// The builder holds a flock on the file while it lives (SQLite's own
-	// locks are fcntl locks, which flock does not touch), so removeStale
-	// knows it from a leftover.
-	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	tmp, f, err := lockedTemp(path)
 	if err != nil {
 		return nil, err
 	}
 	defer removeTemp(tmp)
 	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		return nil, err
-	}
 	nix, err := Open(tmp, wikiDir)
 	if err != nil {
 		return nil, err
@@ -127,6 +118,33 @@ func Rebuild(ctx context.Context, path, wikiDir string, lock func(context.Contex
 		return nil, fmt.Errorf("put the rebuilt index in place of %s: %w", path, err)
 	}
 	return res, nil
+}
+
+// lockedTemp creates the temporary file of a rebuild of path and takes its
+// flock, which the builder holds while it lives (SQLite's own locks are
+// fcntl locks, which flock does not touch), so that removeStale knows a
+// live builder's file from a dead one's. A cleaner may remove the file
+// between its creation and the flock; then it is made again.
+func lockedTemp(path string) (string, *os.File, error) {
+	for {
+		var rnd [6]byte
+		rand.Read(rnd[:])
+		tmp := path + rebuildSuffix + hex.EncodeToString(rnd[:])
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return "", nil, err
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			f.Close()
+			return "", nil, err
+		}
+		fi, err1 := f.Stat()
+		pi, err2 := os.Stat(tmp)
+		if err1 == nil && err2 == nil && os.SameFile(fi, pi) {
+			return tmp, f, nil
+		}
+		f.Close()
+	}
 }
 
 // install replaces the index at path with the one at tmp.
@@ -207,8 +225,7 @@ func removeTemp(tmp string) {
 }
 
 // removeStale removes the temporary files of rebuilds that are no longer
-// running (killed): those whose flock can be taken and that have not been
-// written for 10 s.
+// running (killed): those whose flock can be taken.
 func removeStale(path string) {
 	ms, _ := filepath.Glob(path + rebuildSuffix + "*")
 	for _, m := range ms {
@@ -216,10 +233,6 @@ func removeStale(path string) {
 			if _, err := os.Stat(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(m, "-wal"), "-shm"), "-journal")); errors.Is(err, os.ErrNotExist) {
 				os.Remove(m)
 			}
-			continue
-		}
-		fi, err := os.Stat(m)
-		if err != nil || time.Since(fi.ModTime()) < 10*time.Second {
 			continue
 		}
 		f, err := os.Open(m)

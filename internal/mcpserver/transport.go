@@ -32,7 +32,8 @@ const (
 // itself with the JSON-RPC error it deserves, then keeps reading:
 //
 //   - not JSON: -32700 parse error (id null);
-//   - longer than MaxMessageBytes or nested deeper than MaxNesting, a
+//   - longer than MaxMessageBytes (answered with the id found in its
+//     first 4 KiB, else null) or nested deeper than MaxNesting, a
 //     batch (MCP 2025-06-18 removed them), not an object, no "jsonrpc":
 //     "2.0", an id that is not a string or an integer, a method that is
 //     not a non-empty string, a response with neither or both of result
@@ -138,9 +139,9 @@ func (c *conn) deliver(r readResult) bool {
 // answering malformed ones and delivering the others to Read.
 func (c *conn) readLoop(r *bufio.Reader, limit int) {
 	for {
-		line, tooLong, err := readLine(r, limit)
+		line, head, tooLong, err := readLine(r, limit)
 		if tooLong {
-			c.reply(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message longer than %d bytes: send smaller arguments (crossmem's limits are in docs/limits.md)", limit))
+			c.reply(headID(head), jsonrpc.CodeInvalidRequest, fmt.Sprintf("message longer than %d bytes: send smaller arguments (crossmem's limits are in docs/limits.md)", limit))
 		} else if len(bytes.TrimSpace(line)) > 0 {
 			msg, v := decode(line)
 			if v != nil {
@@ -188,15 +189,18 @@ func (c *conn) reply(id *jsonrpc.ID, code int64, message string) error {
 }
 
 // readLine reads one line without its newline. A line longer than limit is
-// read to its end and discarded (tooLong), never held in memory. err is
-// the read error after the line (io.EOF at the end of the input).
-func readLine(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
+// read to its end and discarded (tooLong), never held in memory; its first
+// 4 KiB are returned as head, where its id usually is. err is the read
+// error after the line (io.EOF at the end of the input).
+func readLine(r *bufio.Reader, limit int) (line, head []byte, tooLong bool, err error) {
 	var buf []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if !tooLong {
 			if len(buf)+len(chunk) > limit+2 { // +2: "\r\n"
-				tooLong, buf = true, nil
+				tooLong = true
+				head = append(buf, chunk[:min(len(chunk), 4096-min(len(buf), 4096))]...)
+				head, buf = head[:min(len(head), 4096)], nil
 			} else {
 				buf = append(buf, chunk...)
 			}
@@ -205,13 +209,59 @@ func readLine(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error)
 			continue
 		}
 		if tooLong {
-			return nil, true, err
+			return nil, head, true, err
 		}
 		buf = bytes.TrimRight(buf, "\r\n")
 		if len(buf) > limit {
-			return nil, true, err
+			return nil, buf[:4096], true, err
 		}
-		return buf, false, err
+		return buf, nil, false, err
+	}
+}
+
+// headID finds the id of a request from the start of its line (an
+// object's top-level "id" member, read before the line is cut), for
+// answering a message too long to read; nil when it cannot tell.
+func headID(head []byte) *jsonrpc.ID {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if key == "id" {
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil {
+				return nil
+			}
+			id, err := parseID(raw)
+			if err != nil || !id.IsValid() {
+				return nil
+			}
+			return &id
+		}
+		// Skip the member's value.
+		depth := 0
+		for {
+			t, err := dec.Token()
+			if err != nil {
+				return nil
+			}
+			if d, ok := t.(json.Delim); ok {
+				if d == '{' || d == '[' {
+					depth++
+				} else {
+					depth--
+				}
+			}
+			if depth == 0 {
+				break
+			}
+		}
 	}
 }
 

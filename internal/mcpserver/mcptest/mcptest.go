@@ -327,7 +327,8 @@ func Fixed() []Case {
 		{Name: "params nesting 65", Line: []byte(`{"jsonrpc":"2.0","id":4,"method":"ping","params":{"a":` + deep(64) + `}}`), Want: InvalidRequest},
 		{Name: "unbalanced nesting", Line: []byte(strings.Repeat("[", 5000)), Want: InvalidRequest},
 		// size
-		{Name: "over MaxMessageBytes", Line: []byte(call("26", `{"cite_key":"`+strings.Repeat("k", mcpserver.MaxMessageBytes)+`"}`)), Want: InvalidRequest},
+		{Name: "over MaxMessageBytes", Line: []byte(call("26", `{"cite_key":"`+strings.Repeat("k", mcpserver.MaxMessageBytes)+`"}`)), Want: InvalidRequest, WantID: "26"},
+		{Name: "over MaxMessageBytes, id last", Line: []byte(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"crossmem_cite","arguments":{"cite_key":"` + strings.Repeat("k", mcpserver.MaxMessageBytes) + `"}},"id":27}`), Want: InvalidRequest},
 		// params
 		{Name: "params array", Line: []byte(`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":[]}`), Want: InvalidParams, WantID: "5"},
 		{Name: "params string", Line: []byte(`{"jsonrpc":"2.0","id":5,"method":"ping","params":"x"}`), Want: InvalidParams, WantID: "5"},

@@ -1,0 +1,163 @@
+package reliability
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// -long runs every campaign at the size of bench/README.md's figures
+// (go run ./bench/reliability prints them); the default is CI-sized.
+var long = flag.Bool("long", false, "run the campaigns at full size")
+
+var built struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// testLib builds the binary once and returns a fresh library seeded with
+// SeedKey.
+func testLib(t *testing.T) Lib {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("the reliability campaigns build and run the binary")
+	}
+	built.once.Do(func() {
+		_, file, _, _ := runtime.Caller(0)
+		dir, err := os.MkdirTemp("", "crossmem-reliability-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.bin, built.err = Build(filepath.Join(filepath.Dir(file), "..", ".."), dir)
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	l, err := NewLib(built.bin, filepath.Join(t.TempDir(), "home"), filepath.Join(os.TempDir(), "crossmem-test-cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Seed(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func size(ci, full int) int {
+	if *long {
+		return full
+	}
+	return ci
+}
+
+// TestMCPMalformed: ≥ 1,000 malformed MCP messages, 0 server deaths, the
+// valid call after each answered, each answered with the error it
+// deserves.
+func TestMCPMalformed(t *testing.T) {
+	l := testLib(t)
+	f, err := MCPMalformed(context.Background(), l, size(1000, 10000), 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", f)
+	if f.Messages < 1000 || f.Deaths != 0 || f.Unanswered != 0 || f.Wrong != 0 {
+		t.Errorf("%d messages: %d deaths, %d unanswered valid calls, %d wrong answers:\n%v", f.Messages, f.Deaths, f.Unanswered, f.Wrong, f.Failures)
+	}
+}
+
+// TestRoundTrip: hostile strings through CSL-JSON import, BibTeX,
+// BibLaTeX and CSL-JSON export and import again: identical fields.
+func TestRoundTrip(t *testing.T) {
+	l := testLib(t)
+	f, err := RoundTrip(context.Background(), l, Hostile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", f)
+	if f.Mismatches != 0 || f.Compared != len(Hostile)*3 {
+		t.Errorf("%d of %d comparisons differ:\n%v", f.Mismatches, f.Compared, f.Failures)
+	}
+}
+
+// TestPDFBombs: the flate bomb and the busy page are refused with an
+// error naming the limit (time and memory are bench/reliability's).
+func TestPDFBombs(t *testing.T) {
+	l := testLib(t)
+	inflated := int64(size(128<<20, FlateBombBytes))
+	bombs, err := PDFBombs(context.Background(), l, inflated, TextOpsPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bombs {
+		t.Logf("%s: %s: %v, %d MB: %s", b.Name, b.Command, b.Wall, b.MaxRSS>>20, b.Error)
+		if !b.Refused {
+			t.Errorf("%s: not refused with a limit error: %s", b.Name, b.Error)
+		}
+	}
+	qs, err := QueryBombs(context.Background(), l, []int{10 << 20, 1 << 20, 5 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range qs {
+		t.Logf("%s: %v: %s", b.Name, b.Wall, b.Error)
+		if !b.Refused {
+			t.Errorf("%s: not refused with a limit error: %s", b.Name, b.Error)
+		}
+	}
+}
+
+// TestConcurrentRebuild: rounds of index --rebuild, compile, search and
+// verify at once: 0 failures, 0 malformed indexes.
+func TestConcurrentRebuild(t *testing.T) {
+	l := testLib(t)
+	keys, err := l.AddPapers(context.Background(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := ConcurrentRebuild(context.Background(), l, keys, size(3, 20))
+	t.Logf("%+v", f)
+	if f.Failures != 0 || f.Malformed != 0 {
+		t.Errorf("%d failures, %d malformed: %v", f.Failures, f.Malformed, f.Problems)
+	}
+}
+
+// TestConcurrentFirstOpens: 40 processes opening a library without
+// index.db at once: 0 failures.
+func TestConcurrentFirstOpens(t *testing.T) {
+	l := testLib(t)
+	if _, err := l.AddPapers(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ConcurrentFirstOpens(context.Background(), l, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", f)
+	if f.Failures != 0 {
+		t.Errorf("%d of %d failed: %v", f.Failures, f.Processes, f.Problems)
+	}
+}
+
+// TestKill: kill -9 during capture, compile, import and index --rebuild:
+// 0 corrupt, 0 partial imports, 0 leftovers after the next command.
+func TestKill(t *testing.T) {
+	l := testLib(t)
+	keys, err := l.AddPapers(context.Background(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := KillTrials(context.Background(), l, keys, size(16, 240), size(100, 500), 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", f)
+	if f.Corrupt != 0 || f.Partial != 0 || f.Leftovers != 0 {
+		t.Errorf("%d trials: %d corrupt, %d partial imports, %d with leftovers: %v", f.Trials, f.Corrupt, f.Partial, f.Leftovers, f.Problems)
+	}
+}
