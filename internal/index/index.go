@@ -193,7 +193,7 @@ func (ix *Index) WikiDir() string { return ix.wikiDir }
 func (ix *Index) Close() error { return ix.db.Close() }
 
 func (ix *Index) migrate() error {
-	v, err := ix.version(ix.db)
+	v, err := ix.version(ix.db, false)
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func (ix *Index) migrate() error {
 		if err != nil {
 			return err
 		}
-		if v, err = ix.version(tx); err != nil || v >= SchemaVersion {
+		if v, err = ix.version(tx, true); err != nil || v >= SchemaVersion {
 			tx.Rollback()
 			return err
 		}
@@ -225,10 +225,13 @@ func (ix *Index) migrate() error {
 	return nil
 }
 
-// version reads and checks the schema version (PRAGMA user_version).
+// version reads and checks the schema version (PRAGMA user_version). With
+// foreign, a version 0 file with tables is refused as not ours: only
+// inside a transaction, where both reads see the same state (outside one,
+// another process's first open may commit between them).
 func (ix *Index) version(q interface {
 	QueryRow(string, ...any) *sql.Row
-}) (int, error) {
+}, foreign bool) (int, error) {
 	var v int
 	if err := q.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
 		if err = classify(ix.path, err); errors.Is(err, ErrBusy) {
@@ -240,7 +243,7 @@ func (ix *Index) version(q interface {
 		return 0, hint.Wrap(fmt.Errorf("%w (%s has schema %d, this crossmem knows %d)", ErrNewerSchema, ix.path, v, SchemaVersion),
 			hint.Action{Kind: hint.UpgradeOrRebuildIndex})
 	}
-	if v == 0 {
+	if v == 0 && foreign {
 		// A file with tables but no version is not ours.
 		var n int
 		if err := q.QueryRow(`SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil {
