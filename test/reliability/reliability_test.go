@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -16,8 +17,18 @@ var long = flag.Bool("long", false, "run the campaigns at full size")
 
 var built struct {
 	once sync.Once
+	dir  string
 	bin  string
 	err  error
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // testLib builds the binary once and returns a fresh library seeded with
@@ -34,7 +45,23 @@ func testLib(t *testing.T) Lib {
 			built.err = err
 			return
 		}
-		built.bin, built.err = Build(filepath.Join(filepath.Dir(file), "..", ".."), dir)
+		built.dir = dir
+		root := filepath.Join(filepath.Dir(file), "..", "..")
+		// go test caches results by the files a test opens; the binary is
+		// built by a subprocess, so its sources are opened here to make a
+		// change to any of them invalidate the cached result.
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".go") || filepath.Base(p) == "go.mod" || filepath.Base(p) == "go.sum") {
+				if f, err := os.Open(p); err == nil {
+					f.Close()
+				}
+			}
+			if err == nil && d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git" || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		})
+		built.bin, built.err = Build(root, dir)
 	})
 	if built.err != nil {
 		t.Fatal(built.err)
