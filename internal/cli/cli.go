@@ -161,7 +161,7 @@ func (a *app) library() (*library.Library, error) {
 		return nil, err
 	}
 	for _, t := range lib.Tidied {
-		fmt.Fprintf(a.io.Err, "crossmem: notice: %s\n", t)
+		a.notice("%s", t)
 	}
 	a.lib = lib
 	return lib, nil

@@ -135,7 +135,8 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 	}
 	a.indexNotes(ctx, res.Path)
 	if res.Damage != "" {
-		fmt.Fprintf(a.io.Err, "crossmem: warning: the PDF of %s is damaged (%s); pdfium repaired it and text may be missing from the note\ncrossmem: hint: download the PDF again and capture the complete copy\n", paper.CiteKey, res.Damage)
+		a.warn("the PDF of %s is damaged (%s); pdfium repaired it and text may be missing from the note", paper.CiteKey, res.Damage)
+		a.hint("download the PDF again and capture the complete copy")
 	}
 	for _, u := range res.Unquotable {
 		a.notice("page %d of %s: %s; it produces no quotes", u.Page, paper.CiteKey, u.Reason)

@@ -188,3 +188,35 @@ func TestKill(t *testing.T) {
 		t.Errorf("%d trials: %d corrupt, %d partial imports, %d with leftovers: %v", f.Trials, f.Corrupt, f.Partial, f.Leftovers, f.Problems)
 	}
 }
+
+// TestDamagedPDFWarns: a PDF whose cross-reference table points at the
+// wrong places (bytes inserted after the header), which pdfium repairs,
+// compiles with a warning that text may be missing.
+func TestDamagedPDFWarns(t *testing.T) {
+	l := testLib(t)
+	data := PaperPDF("Damaged", 30)
+	shifted := append([]byte("%PDF-1.7\n% inserted bytes shift every object\n"), data[9:]...)
+	p, err := l.WriteFile("damaged.pdf", shifted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := l.MustRun(ctx, "capture", p, "--cite-key", "damaged2024"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := l.MustRun(ctx, "compile", "damaged2024", "--no-llm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Stderr, "crossmem: warning: the PDF of damaged2024 is damaged") || !strings.Contains(r.Stderr, "crossmem: hint: download the PDF again") {
+		t.Errorf("no damage warning:\n%s", r.Stderr)
+	}
+	// A sound PDF compiles without it.
+	if p, err = l.WriteFile("sound.pdf", data); err != nil {
+		t.Fatal(err)
+	}
+	l.MustRun(ctx, "capture", p, "--cite-key", "sound2024")
+	if r, err = l.MustRun(ctx, "compile", "sound2024", "--no-llm"); err != nil || strings.Contains(r.Stderr, "damaged") {
+		t.Errorf("sound PDF: %v %s", err, r.Stderr)
+	}
+}
