@@ -10,7 +10,6 @@ import (
 	"github.com/crossmem/crossmem/internal/compile"
 	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
-	"github.com/crossmem/crossmem/internal/llm"
 )
 
 // compileOptions are compile's arguments and flags.
@@ -74,10 +73,6 @@ Exit status: 0 written, 1 error.`,
 
 func runCompile(ctx context.Context, o *compileOptions) error {
 	a := o.app
-	cfg, err := a.config()
-	if err != nil {
-		return err
-	}
 	lib, err := a.library()
 	if err != nil {
 		return err
@@ -108,25 +103,8 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 	}
 	opts := compile.Options{Engine: engine, Cite: c}
 	info := llmJSON{}
-	if !o.noLLM {
-		client := llm.New(cfg.OllamaHost, cfg.OllamaModel)
-		if err := client.Check(ctx); err != nil {
-			info.Notice = fmt.Sprintf("%v; writing the note without paraphrase/implication (use --no-llm to skip this check)", err)
-			a.notice("%s", info.Notice)
-		} else {
-			opts.Annotator = client
-			info.Used = true
-		}
-	}
 	if pages := a.progress("compile", "page"); pages != nil {
-		annotations := a.progress("compile", "paraphrase")
-		opts.Progress = func(stage string, i, n int) {
-			if stage == "llm" {
-				annotations(i, n)
-			} else {
-				pages(i, n)
-			}
-		}
+		opts.Progress = func(stage string, i, n int) { pages(i, n) }
 	}
 	res, err := compile.Run(ctx, lib, paper.CiteKey, opts)
 	a.progressDone()
@@ -141,10 +119,7 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 	for _, u := range res.Unquotable {
 		a.notice("page %d of %s: %s; it produces no quotes", u.Page, paper.CiteKey, u.Reason)
 	}
-	info.Annotated, info.Reused, info.Failed = res.Annotated, res.Reused, res.Failed
-	if res.Failed > 0 {
-		a.notice("the model could not annotate %d chunks (first error: %v)", res.Failed, res.LLMError)
-	}
+	info.Reused = res.Reused
 	if a.json {
 		out := compileJSON{CiteKey: paper.CiteKey, Note: res.Path, Damage: res.Damage, Chunks: len(res.Note.Chunks), Pages: res.Note.Front.Pages, UnquotablePages: []unquotableJSON{}, LLM: info}
 		for _, u := range res.Unquotable {
@@ -153,8 +128,8 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 		return a.writeJSON(out)
 	}
 	say("%d chunks extracted from %d pages", len(res.Note.Chunks), res.Note.Front.Pages)
-	if info.Used || res.Reused > 0 {
-		say("paraphrase/implication: %d new, %d reused, %d failed", res.Annotated, res.Reused, res.Failed)
+	if res.Reused > 0 {
+		say("paraphrase/implication: %d kept from the previous note", res.Reused)
 	}
 	say("wiki saved to %s", tildePath(res.Path))
 	return nil

@@ -1,8 +1,10 @@
 // Package compile turns a captured paper into its wiki note: it reads the
 // raw PDF with internal/pdf, lays pages out (internal/layout), builds
-// chunks (internal/chunk), renders citations (internal/citation), asks the
-// optional language model for advisory paraphrases (internal/llm) and
-// writes the note (internal/note) into the library atomically.
+// chunks (internal/chunk), renders citations (internal/citation) and
+// writes the note (internal/note) into the library atomically. The
+// advisory paraphrases of a language model are a later stage
+// (internal/enrich); compile keeps those the previous note had for chunks
+// whose text did not change.
 //
 // It is the only place that sequences those stages. It reports progress
 // through a callback and never prints.
@@ -24,7 +26,6 @@ import (
 	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/layout"
 	"github.com/crossmem/crossmem/internal/library"
-	"github.com/crossmem/crossmem/internal/llm"
 	"github.com/crossmem/crossmem/internal/metadata"
 	"github.com/crossmem/crossmem/internal/note"
 	"github.com/crossmem/crossmem/internal/pdf"
@@ -45,22 +46,12 @@ func Ready(paper *library.Paper) error {
 	return nil
 }
 
-// Annotator writes the advisory paraphrase and implication of a chunk.
-// *llm.Client implements it.
-type Annotator interface {
-	Annotate(ctx context.Context, text string, in llm.Context) (llm.Annotation, error)
-}
-
 // Options configures a compile.
 type Options struct {
 	// Engine is the pdfium instance to use (required).
 	Engine *pdf.Engine
-	// Annotator, when set, fills paraphrase and implication of paragraph,
-	// figure and table chunks. Nil compiles without them.
-	Annotator Annotator
-	// Progress, when set, is called after each page is read (page i of n)
-	// and, with stage "llm", after each chunk is annotated. It runs on the
-	// caller's goroutine.
+	// Progress, when set, is called with stage "page" after each page is
+	// read (page i of n). It runs on the caller's goroutine.
 	Progress func(stage string, i, n int)
 	// Cite renders the note's citations: which version to cite (captured
 	// or published), the Chicago edition, BibTeX's Unicode handling. Its
@@ -73,12 +64,9 @@ type Result struct {
 	Note       *note.Note
 	Path       string // absolute path of the note
 	Unquotable []chunk.Unquotable
-	// Annotated counts chunks with a paraphrase/implication: Reused were
-	// kept from the previous note because their text_sha256 did not change;
-	// Failed are chunks the model could not annotate.
-	Annotated, Reused, Failed int
-	// LLMError is the first annotation error, if any.
-	LLMError error
+	// Reused counts the chunks whose paraphrase and implication were kept
+	// from the previous note because their text_sha256 did not change.
+	Reused int
 	// Damage says why pdfium had to repair the PDF (pdf.Damage): text may
 	// be missing from the note. Empty for a sound file.
 	Damage string
@@ -122,10 +110,7 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 	}
 
 	res := &Result{Note: n, Path: paper.NotePath, Unquotable: built.Unquotable, Damage: pdf.Damage(data)}
-	reuseAnnotations(paper.NotePath, n.Chunks, res)
-	if opts.Annotator != nil {
-		annotate(ctx, opts, n, res)
-	}
+	n.Front.Advisory = reuseAnnotations(paper.NotePath, n.Chunks, res)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -247,16 +232,16 @@ func Extract(ctx context.Context, e *pdf.Engine, data []byte, progress func(stag
 }
 
 // reuseAnnotations copies paraphrase and implication from the existing
-// note for chunks whose text is unchanged, so re-compiling does not ask the
-// model again.
-func reuseAnnotations(path string, chunks []chunk.Chunk, res *Result) {
+// note for chunks whose text is unchanged, so a re-compiled note keeps
+// them, and returns the model they came from (nil when none was kept).
+func reuseAnnotations(path string, chunks []chunk.Chunk, res *Result) *note.Advisory {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return
+		return nil
 	}
 	old, err := note.Parse(data)
 	if err != nil {
-		return
+		return nil
 	}
 	prev := map[string]chunk.Chunk{}
 	for _, c := range old.Chunks {
@@ -270,37 +255,8 @@ func reuseAnnotations(path string, chunks []chunk.Chunk, res *Result) {
 			res.Reused++
 		}
 	}
-}
-
-func annotate(ctx context.Context, opts Options, n *note.Note, res *Result) {
-	var todo []int
-	for i, c := range n.Chunks {
-		if c.Type != chunk.TypeHeading && c.Paraphrase == "" && c.Implication == "" {
-			todo = append(todo, i)
-		}
+	if res.Reused == 0 {
+		return nil
 	}
-	for k, i := range todo {
-		if ctx.Err() != nil {
-			return
-		}
-		c := &n.Chunks[i]
-		a, err := opts.Annotator.Annotate(ctx, c.Text, llm.Context{Title: n.Front.Title, Section: c.Section})
-		if err != nil {
-			res.Failed++
-			if res.LLMError == nil {
-				res.LLMError = err
-			}
-			if res.Failed >= 3 && res.Annotated == 0 {
-				// The model is not answering usefully; stop asking.
-				res.Failed += len(todo) - k - 1
-				return
-			}
-		} else {
-			c.Paraphrase, c.Implication = a.Paraphrase, a.Implication
-			res.Annotated++
-		}
-		if opts.Progress != nil {
-			opts.Progress("llm", k+1, len(todo))
-		}
-	}
+	return old.Front.Advisory
 }

@@ -14,6 +14,10 @@
 // when embeddings are configured, a vector lane fused by reciprocal rank
 // fusion.
 //
+// The index also stores the language model's answers for crossmem enrich
+// (annotations.go): they are not derived from the notes, so a rebuild
+// keeps what the notes hold of them.
+//
 // Several processes may use one index: writers (compile, `crossmem index`,
 // a server noticing hand-edited notes) serialize on the library lock and on
 // SQLite's write lock; readers see a consistent snapshot (WAL) and never
@@ -41,7 +45,7 @@ import (
 const FileName = "index.db"
 
 // SchemaVersion is the schema this crossmem writes (PRAGMA user_version).
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // ErrNewerSchema is returned by Open for an index written by a newer
 // crossmem.
@@ -65,6 +69,9 @@ type Index struct {
 	// VectorWeight and BM25Weight weight the two rankings in reciprocal
 	// rank fusion (0 means 1).
 	VectorWeight, BM25Weight float64
+	// AdvisoryWeight weighs the advisory lane (paraphrases and
+	// implications) in the fusion; 0 means 0.5.
+	AdvisoryWeight float64
 	// NoPhraseLane turns the exact-phrase lane off (for measuring BM25
 	// alone; crossmem never sets it).
 	NoPhraseLane bool
@@ -146,6 +153,31 @@ var migrations = []string{
 	`ALTER TABLE chunks ADD COLUMN page_label TEXT NOT NULL DEFAULT '';
 	ALTER TABLE chunks ADD COLUMN section_path TEXT NOT NULL DEFAULT ''; -- titles, one per line, outermost first
 	ALTER TABLE chunks ADD COLUMN continues TEXT NOT NULL DEFAULT '';    -- chunk_id of the chunk this one continues
+	UPDATE notes SET size = -1, sha256 = '';`,
+	// 3 → 4: the language model's answers (the store of crossmem enrich,
+	// keyed by chunk text, model, model digest and prompt version; not
+	// derived from the notes, which are rewritten from it, though Sync
+	// takes back what a note holds when the store lacks it), each chunk's
+	// advisory paraphrase and implication as its note has them, and their
+	// own full-text table (the advisory search lane); every note is read
+	// again on the next sync.
+	`CREATE TABLE annotations(
+		sha256 TEXT NOT NULL,             -- text_sha256 of the chunk text asked about
+		model TEXT NOT NULL,              -- the model's name on its server
+		digest TEXT NOT NULL,             -- the server's model digest, '' when it gives none
+		prompt INTEGER NOT NULL,          -- prompt version (llm.PromptVersion)
+		server TEXT NOT NULL,             -- "ollama" or "openai"
+		paraphrase TEXT NOT NULL,
+		implication TEXT NOT NULL,
+		created_at INTEGER NOT NULL,      -- unix seconds
+		PRIMARY KEY (sha256, model, digest, prompt)
+	) WITHOUT ROWID;
+	ALTER TABLE chunks ADD COLUMN paraphrase TEXT NOT NULL DEFAULT '';
+	ALTER TABLE chunks ADD COLUMN implication TEXT NOT NULL DEFAULT '';
+	CREATE VIRTUAL TABLE advisory_fts USING fts5(paraphrase, implication,
+		content='', contentless_delete=1,
+		tokenize='porter unicode61 remove_diacritics 2');
+	INSERT INTO meta(key, value) VALUES ('advisory_chunks', 0), ('advisory_tokens', 0);
 	UPDATE notes SET size = -1, sha256 = '';`,
 }
 

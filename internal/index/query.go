@@ -24,6 +24,11 @@ const (
 	metaWeight = 0.3
 	// rrfK is the reciprocal rank fusion constant.
 	rrfK = 60
+	// defaultAdvisoryWeight is the advisory lane's weight in the fusion
+	// when Index.AdvisoryWeight is 0: half the verbatim text's, so that a
+	// chunk whose own words match outranks one only its paraphrase
+	// matches.
+	defaultAdvisoryWeight = 0.5
 )
 
 // Candidate budgets: how many chunks each FTS5 question may contribute.
@@ -47,9 +52,13 @@ const (
 
 // Search ranks chunks for q: chunks containing the query verbatim (after
 // quote normalization; a quoted query, or any query of phraseMinWords words
-// or more) first, then by BM25 over the query's terms, fused with the
-// vector lane by reciprocal rank fusion when an Embedder is set. It
-// implements search.Searcher.
+// or more) first, then by BM25 over the query's terms, fused by
+// reciprocal rank fusion with the advisory lane (BM25 over the chunks'
+// model-written paraphrases and implications, when any chunk has them)
+// and the vector lane (when an Embedder is set). A hit found through the
+// advisory lane says so (Hit.AdvisoryMatch) and carries that text apart
+// (Hit.Advisory); its excerpt is verbatim chunk text like every other.
+// It implements search.Searcher.
 func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, err error) {
 	defer ix.classifyErr(&err)
 	limit := q.Limit
@@ -120,7 +129,7 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 		note("candidates: all %d chunks of the %d paper(s) the filters select", n, len(papers))
 	} else {
 		extra := ftsFilter(q)
-		n, err := ix.bm25Candidates(ctx, p, st, extra, ids)
+		n, err := ix.bm25Candidates(ctx, "chunks_fts", p, st, extra, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -156,6 +165,21 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 		note("phrase lane: off (unquoted query of fewer than %d words)", phraseMinWords)
 	}
 
+	// The advisory lane: BM25 over paraphrases and implications.
+	var advIDs map[int64]bool
+	if st.advN == 0 {
+		note("advisory lane: off (no chunk has a paraphrase or implication; crossmem enrich writes them)")
+	} else {
+		advIDs = map[int64]bool{}
+		if _, err := ix.bm25Candidates(ctx, "advisory_fts", p, st, "", advIDs); err != nil {
+			return nil, err
+		}
+		for id := range advIDs {
+			ids[id] = true
+		}
+		note("advisory lane: %d candidate chunks whose model-written paraphrase or implication has the query's words", len(advIDs))
+	}
+
 	// The vector lane.
 	var vec map[int64]vecHit
 	if ix.Embedder == nil {
@@ -189,8 +213,23 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 		if v, ok := vec[c.id]; ok {
 			c.vecScore, c.vecRank = v.score, v.rank
 		}
-		if c.bm25 > 0 || c.phrase || c.vecRank > 0 {
+		if advIDs[c.id] {
+			c.adv = sc.scoreAdvisory(c)
+		}
+		if c.bm25 > 0 || c.phrase || c.vecRank > 0 || c.adv > 0 {
 			kept = append(kept, c)
+		}
+	}
+	// Advisory ranks.
+	sort.Slice(kept, func(i, j int) bool {
+		if kept[i].adv != kept[j].adv {
+			return kept[i].adv > kept[j].adv
+		}
+		return kept[i].id < kept[j].id
+	})
+	for i, c := range kept {
+		if c.adv > 0 {
+			c.advRank = i + 1
 		}
 	}
 	// BM25 ranks.
@@ -206,13 +245,19 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 		}
 	}
 	// Fusion: with one lane the fused order is the BM25 order.
-	wb, wv := nz(ix.BM25Weight), nz(ix.VectorWeight)
+	wb, wv, wa := nz(ix.BM25Weight), nz(ix.VectorWeight), ix.AdvisoryWeight
+	if wa <= 0 {
+		wa = defaultAdvisoryWeight
+	}
 	for _, c := range kept {
 		if c.bm25Rank > 0 {
 			c.fused += wb / float64(rrfK+c.bm25Rank)
 		}
 		if c.vecRank > 0 {
 			c.fused += wv / float64(rrfK+c.vecRank)
+		}
+		if c.advRank > 0 {
+			c.fused += wa / float64(rrfK+c.advRank)
 		}
 	}
 	sort.SliceStable(kept, func(i, j int) bool {
@@ -239,9 +284,14 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 			Link:    search.FileURL(filepath.Join(ix.wikiDir, c.noteName)),
 			Score:   round(c.fused),
 		}
+		if c.para != "" || c.impl != "" {
+			h.Advisory = &search.Advisory{Paraphrase: c.para, Implication: c.impl}
+		}
+		h.AdvisoryMatch = c.advRank > 0
 		if q.Explain {
 			h.Explain = &search.Explain{Phrase: c.phrase, BM25Rank: c.bm25Rank, BM25Score: round(c.bm25),
-				VectorRank: c.vecRank, VectorScore: round(c.vecScore), Fused: round(c.fused)}
+				VectorRank: c.vecRank, VectorScore: round(c.vecScore),
+				AdvisoryRank: c.advRank, AdvisoryScore: round(c.adv), Fused: round(c.fused)}
 		}
 		res.Hits = append(res.Hits, h)
 	}
@@ -319,6 +369,8 @@ func (p *parsed) addWord(w string) {
 type stats struct {
 	n      float64        // chunks
 	avgdl  float64        // mean BM25 length
+	advN   int            // chunks with a paraphrase or implication
+	advAvg float64        // their mean advisory BM25 length
 	df     map[string]int // per query term (0 = absent)
 	prefDF map[string]int // per prefix: sum of the df of its words in prefix
 	// prefix holds, per prefix, the prefixWords most frequent words (as
@@ -342,6 +394,12 @@ func (ix *Index) stats(ctx context.Context, p parsed) (*stats, error) {
 	if st.avgdl <= 0 {
 		st.avgdl = 1
 	}
+	var advN, advTokens int64
+	if err := ix.db.QueryRowContext(ctx, `SELECT (SELECT value FROM meta WHERE key = 'advisory_chunks'), (SELECT value FROM meta WHERE key = 'advisory_tokens')`).Scan(&advN, &advTokens); err != nil {
+		return nil, err
+	}
+	st.advN = int(advN)
+	st.advAvg = max(float64(advTokens)/float64(max(advN, 1)), 1)
 	for _, t := range p.terms {
 		var df int
 		err := ix.db.QueryRowContext(ctx, `SELECT df FROM terms WHERE term = ?`, t).Scan(&df)
@@ -446,6 +504,34 @@ func (sc *scorer) score(c *candidate) float64 {
 	return s
 }
 
+// scoreAdvisory is the BM25 score of c's paraphrase and implication for
+// the query's terms and prefixes, their length against the mean advisory
+// length. The document frequencies are the chunk texts' (the advisory
+// texts restate them, and a word rare in papers is rare in their
+// paraphrases); there is no credit for title or authors.
+func (sc *scorer) scoreAdvisory(c *candidate) float64 {
+	st, p := sc.st, sc.p
+	if len(p.terms) == 0 && len(p.prefixes) == 0 {
+		return 0
+	}
+	tf := sc.cnt.count(c.para, c.impl)
+	dl := len(advisoryTerms(c.para, c.impl))
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(dl)/st.advAvg)
+	var s float64
+	add := func(f, df int) {
+		if f > 0 {
+			s += st.idf(df) * float64(f) * (bm25K1 + 1) / (float64(f) + norm)
+		}
+	}
+	for i, t := range p.terms {
+		add(tf[i], st.df[t])
+	}
+	for i, pre := range p.prefixes {
+		add(tf[len(p.terms)+i], st.prefDF[pre])
+	}
+	return s
+}
+
 // ftsWord quotes a word for an FTS5 query.
 func ftsWord(w string) string { return `"` + strings.ReplaceAll(w, `"`, `""`) + `"` }
 
@@ -478,7 +564,8 @@ func and(a, b string) string {
 	return "(" + a + ") AND (" + b + ")"
 }
 
-// bm25Candidates adds to ids the chunks FTS5 finds for the query: those
+// bm25Candidates adds to ids the chunks FTS5 table (chunks_fts or
+// advisory_fts) finds for the query: those
 // with every term (andLimit), those with any of the rarer terms
 // (rareLimit), and, when both find nothing, those with the rarest term.
 // A prefix counts as one term, asked as any of its most frequent words
@@ -486,7 +573,7 @@ func and(a, b string) string {
 // the prefix with stems (usi* would not find "using", indexed as "use"),
 // and they read every matching row before the first, LIMIT
 // notwithstanding. It returns how many it added.
-func (ix *Index) bm25Candidates(ctx context.Context, p parsed, st *stats, extra string, ids map[int64]bool) (int, error) {
+func (ix *Index) bm25Candidates(ctx context.Context, table string, p parsed, st *stats, extra string, ids map[int64]bool) (int, error) {
 	before := len(ids)
 	var all []string
 	for _, t := range p.terms {
@@ -509,7 +596,7 @@ func (ix *Index) bm25Candidates(ctx context.Context, p parsed, st *stats, extra 
 		return 0, nil
 	}
 	if !emptyPrefix {
-		if err := ix.ftsIDs(ctx, and(strings.Join(all, " AND "), extra), andLimit, ids); err != nil {
+		if err := ix.ftsIDs(ctx, table, and(strings.Join(all, " AND "), extra), andLimit, ids); err != nil {
 			return 0, err
 		}
 	}
@@ -529,12 +616,12 @@ func (ix *Index) bm25Candidates(ctx context.Context, p parsed, st *stats, extra 
 		rare = append(rare, ftsWord(p.surface[t]))
 	}
 	if len(rare) > 1 || (len(rare) == 1 && len(all) > 1) {
-		if err := ix.ftsIDs(ctx, and(strings.Join(rare, " OR "), extra), rareLimit, ids); err != nil {
+		if err := ix.ftsIDs(ctx, table, and(strings.Join(rare, " OR "), extra), rareLimit, ids); err != nil {
 			return 0, err
 		}
 	}
 	if len(ids) == before && len(rare) > 0 {
-		if err := ix.ftsIDs(ctx, and(rare[0], extra), andLimit, ids); err != nil {
+		if err := ix.ftsIDs(ctx, table, and(rare[0], extra), andLimit, ids); err != nil {
 			return 0, err
 		}
 	}
@@ -562,7 +649,7 @@ func (ix *Index) phraseCandidates(ctx context.Context, p parsed, st *stats, extr
 		for _, w := range p.words {
 			ws = append(ws, w)
 		}
-		return ix.ftsIDs(ctx, and(`text : "`+strings.Join(ws, " ")+`"`, extra), phraseLimit, ids)
+		return ix.ftsIDs(ctx, "chunks_fts", and(`text : "`+strings.Join(ws, " ")+`"`, extra), phraseLimit, ids)
 	}
 	sort.SliceStable(content, func(i, j int) bool {
 		di, dj := st.df[stem(content[i])], st.df[stem(content[j])]
@@ -577,16 +664,17 @@ func (ix *Index) phraseCandidates(ctx context.Context, p parsed, st *stats, extr
 		for _, w := range group {
 			qw = append(qw, ftsWord(w))
 		}
-		if err := ix.ftsIDs(ctx, and("text : ("+strings.Join(qw, " AND ")+")", extra), phraseLimit, ids); err != nil {
+		if err := ix.ftsIDs(ctx, "chunks_fts", and("text : ("+strings.Join(qw, " AND ")+")", extra), phraseLimit, ids); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// ftsIDs adds the rowids of up to limit chunks matching the FTS5 query.
-func (ix *Index) ftsIDs(ctx context.Context, match string, limit int, ids map[int64]bool) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?`, match, limit)
+// ftsIDs adds the rowids of up to limit chunks matching the FTS5 query in
+// table (chunks_fts or advisory_fts; the rowid is the chunk's id in both).
+func (ix *Index) ftsIDs(ctx context.Context, table, match string, limit int, ids map[int64]bool) error {
+	rows, err := ix.db.QueryContext(ctx, `SELECT rowid FROM `+table+` WHERE `+table+` MATCH ? LIMIT ?`, match, limit)
 	if err != nil {
 		return fmt.Errorf("full-text query %q: %w", match, err)
 	}
@@ -672,10 +760,11 @@ type candidate struct {
 	id, noteID                        int64
 	noteName, citeKey, title, authors string
 	chunkID, section, typ, text, norm string
+	para, impl                        string // advisory
 	page, ntokens                     int
 	pageLabel                         string
-	bm25, vecScore, fused             float64
-	bm25Rank, vecRank                 int
+	bm25, vecScore, adv, fused        float64
+	bm25Rank, vecRank, advRank        int
 	phrase                            bool
 }
 
@@ -694,14 +783,14 @@ func (ix *Index) loadCandidates(ctx context.Context, ids map[int64]bool, withNor
 	var out []*candidate
 	notes := map[int64]*candidate{} // note id → a candidate holding its paper fields
 	for start := 0; start < len(list); start += 500 {
-		rows, err := ix.db.QueryContext(ctx, `SELECT id, note_id, chunk_id, page, page_label, section, type, text, `+normCol+`, ntokens
+		rows, err := ix.db.QueryContext(ctx, `SELECT id, note_id, chunk_id, page, page_label, section, type, text, `+normCol+`, ntokens, paraphrase, implication
 			FROM chunks WHERE id IN (`+idList(list[start:min(len(list), start+500)])+`)`)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
 			c := &candidate{}
-			if err := rows.Scan(&c.id, &c.noteID, &c.chunkID, &c.page, &c.pageLabel, &c.section, &c.typ, &c.text, &c.norm, &c.ntokens); err != nil {
+			if err := rows.Scan(&c.id, &c.noteID, &c.chunkID, &c.page, &c.pageLabel, &c.section, &c.typ, &c.text, &c.norm, &c.ntokens, &c.para, &c.impl); err != nil {
 				rows.Close()
 				return nil, err
 			}

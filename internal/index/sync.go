@@ -235,6 +235,13 @@ func chunkTerms(text, section string) (ts, ws []string) {
 	return ts, distinct(ws)
 }
 
+// advisoryTerms are the BM25 terms of a chunk's paraphrase and
+// implication (the advisory lane's length).
+func advisoryTerms(paraphrase, implication string) []string {
+	ts, _ := chunkTerms(paraphrase, implication)
+	return ts
+}
+
 // batchSize is how many notes a Sync writes per transaction.
 const batchSize = 64
 
@@ -242,11 +249,13 @@ const batchSize = 64
 // frequencies and totals of the notes it puts and removes, and applies
 // them once at commit.
 type batch struct {
-	tx               *sql.Tx
-	insChunk, insFTS *sql.Stmt
-	df, wdf          map[string]int // changes to terms.df and words.df
-	chunks, tokens   int
-	notes            int
+	tx                       *sql.Tx
+	insChunk, insFTS, insAdv *sql.Stmt
+	insAnnotation            *sql.Stmt
+	df, wdf                  map[string]int // changes to terms.df and words.df
+	chunks, tokens           int
+	advChunks, advTokens     int // changes to the advisory lane's totals
+	notes                    int
 }
 
 func (ix *Index) begin(ctx context.Context) (*batch, error) {
@@ -255,10 +264,19 @@ func (ix *Index) begin(ctx context.Context) (*batch, error) {
 		return nil, err
 	}
 	b := &batch{tx: tx, df: map[string]int{}, wdf: map[string]int{}}
-	b.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens, page_label, section_path, continues)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	b.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens, page_label, section_path, continues, paraphrase, implication)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err == nil {
 		b.insFTS, err = tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, text, section, title, authors) VALUES (?, ?, ?, ?, ?)`)
+	}
+	if err == nil {
+		b.insAdv, err = tx.PrepareContext(ctx, `INSERT INTO advisory_fts(rowid, paraphrase, implication) VALUES (?, ?, ?)`)
+	}
+	if err == nil {
+		// A note's answers go back to the store only where it has none
+		// under that key (after a rebuild lost the store).
+		b.insAnnotation, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO annotations(sha256, model, digest, prompt, server, paraphrase, implication, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, strftime('%s', 'now'))`)
 	}
 	if err != nil {
 		tx.Rollback()
@@ -282,6 +300,12 @@ func (b *batch) commit(ctx context.Context) error {
 		return err
 	}
 	if _, err := b.tx.ExecContext(ctx, `UPDATE meta SET value = value + ? WHERE key = 'tokens'`, b.tokens); err != nil {
+		return err
+	}
+	if _, err := b.tx.ExecContext(ctx, `UPDATE meta SET value = value + ? WHERE key = 'advisory_chunks'`, b.advChunks); err != nil {
+		return err
+	}
+	if _, err := b.tx.ExecContext(ctx, `UPDATE meta SET value = value + ? WHERE key = 'advisory_tokens'`, b.advTokens); err != nil {
 		return err
 	}
 	return b.tx.Commit()
@@ -328,7 +352,7 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 		}
 		bbox := strings.Join([]string{fnum(c.BBox[0]), fnum(c.BBox[1]), fnum(c.BBox[2]), fnum(c.BBox[3])}, " ")
 		r, err := b.insChunk.ExecContext(ctx, id, c.ID, c.Page, c.Section, c.Type, c.Text, quote.Key(c.Text), c.TextSHA256, bbox, c.ByteRange[0], c.ByteRange[1], len(ts),
-			c.PageLabel, strings.Join(c.SectionPath, "\n"), c.Continues)
+			c.PageLabel, strings.Join(c.SectionPath, "\n"), c.Continues, c.Paraphrase, c.Implication)
 		if err != nil {
 			return err
 		}
@@ -338,6 +362,19 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 		}
 		if _, err := b.insFTS.ExecContext(ctx, rowid, c.Text, c.Section, f.Title, authors); err != nil {
 			return err
+		}
+		if c.Paraphrase == "" && c.Implication == "" {
+			continue
+		}
+		if _, err := b.insAdv.ExecContext(ctx, rowid, c.Paraphrase, c.Implication); err != nil {
+			return err
+		}
+		b.advChunks++
+		b.advTokens += len(advisoryTerms(c.Paraphrase, c.Implication))
+		if a := f.Advisory; a != nil && a.Model != "" {
+			if _, err := b.insAnnotation.ExecContext(ctx, c.TextSHA256, a.Model, a.ModelDigest, a.PromptVersion, a.Server, c.Paraphrase, c.Implication); err != nil {
+				return err
+			}
 		}
 	}
 	b.chunks += len(n.Chunks)
@@ -378,20 +415,25 @@ func (ix *Index) removeNote(ctx context.Context, id int64) error {
 func (b *batch) remove(ctx context.Context, id int64) error {
 	tx := b.tx
 	b.notes++
-	rows, err := tx.QueryContext(ctx, `SELECT id, text, section, ntokens FROM chunks WHERE note_id = ?`, id)
+	rows, err := tx.QueryContext(ctx, `SELECT id, text, section, ntokens, paraphrase, implication FROM chunks WHERE note_id = ?`, id)
 	if err != nil {
 		return err
 	}
-	var rowids []int64
+	var rowids, advisory []int64
 	for rows.Next() {
 		var rowid int64
-		var text, section string
+		var text, section, para, impl string
 		var nt int
-		if err := rows.Scan(&rowid, &text, &section, &nt); err != nil {
+		if err := rows.Scan(&rowid, &text, &section, &nt, &para, &impl); err != nil {
 			rows.Close()
 			return err
 		}
 		rowids = append(rowids, rowid)
+		if para != "" || impl != "" {
+			advisory = append(advisory, rowid)
+			b.advChunks--
+			b.advTokens -= len(advisoryTerms(para, impl))
+		}
 		b.tokens -= nt
 		ts, ws := chunkTerms(text, section)
 		for _, t := range distinct(ts) {
@@ -408,6 +450,11 @@ func (b *batch) remove(ctx context.Context, id int64) error {
 	b.chunks -= len(rowids)
 	for _, r := range rowids {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid = ?`, r); err != nil {
+			return err
+		}
+	}
+	for _, r := range advisory {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM advisory_fts WHERE rowid = ?`, r); err != nil {
 			return err
 		}
 	}

@@ -26,11 +26,13 @@ type Embedder struct {
 // NewEmbedder returns an embedder for host ("" = DefaultHost) and model
 // ("" = DefaultEmbedModel).
 func NewEmbedder(host, model string) *Embedder {
-	c := New(host, "")
+	if host == "" {
+		host = DefaultHost
+	}
 	if model == "" {
 		model = DefaultEmbedModel
 	}
-	return &Embedder{Host: c.Host, EmbedModel: model, HTTP: &http.Client{Timeout: 2 * time.Minute}}
+	return &Embedder{Host: baseURL(host), EmbedModel: model, HTTP: &http.Client{Timeout: 2 * time.Minute}}
 }
 
 // Model returns the embedding model's name.
@@ -39,7 +41,9 @@ func (e *Embedder) Model() string { return e.EmbedModel }
 // Check confirms that the server answers and has the model (see
 // Client.Check).
 func (e *Embedder) Check(ctx context.Context) error {
-	return (&Client{Host: e.Host, Model: e.EmbedModel, HTTP: e.HTTP}).Check(ctx)
+	c := &ollamaClient{o: Options{URL: e.Host, Model: e.EmbedModel, HTTP: e.HTTP}}
+	_, err := c.Identify(ctx)
+	return err
 }
 
 // Embed returns one vector per text. Errors name the server and say what
@@ -53,7 +57,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := e.HTTP.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%w: no Ollama server answers at %s (start it with `ollama serve`)", ErrUnavailable, e.Host)
+		return nil, fmt.Errorf("%w: no Ollama server answers at %s (start it with `ollama serve`, then `ollama pull %s`)", ErrUnavailable, e.Host, e.EmbedModel)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {

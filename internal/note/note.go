@@ -84,7 +84,21 @@ type Frontmatter struct {
 	// CitedVersion is "published" when the citations describe the
 	// published version rather than the captured preprint; empty otherwise.
 	CitedVersion string `yaml:"cited_version,omitempty"`
-	WikiFormat   int    `yaml:"wiki_format"`
+	// Advisory names the model whose paraphrases and implications the
+	// chunks carry (crossmem enrich); nil when none do.
+	Advisory   *Advisory `yaml:"advisory,omitempty"`
+	WikiFormat int       `yaml:"wiki_format"`
+}
+
+// Advisory identifies the model that wrote a note's paraphrases and
+// implications: advisory text, never quoted, hashed or cited.
+type Advisory struct {
+	Server string `yaml:"server"` // "ollama" or "openai" (an OpenAI-compatible server)
+	Model  string `yaml:"model"`  // the model's name on that server
+	// ModelDigest is the server's digest of the model (hex); "" when the
+	// server does not give one.
+	ModelDigest   string `yaml:"model_digest"`
+	PromptVersion int    `yaml:"prompt_version"`
 }
 
 // Unquotable is a page that produced no chunks, with the reason.

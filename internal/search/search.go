@@ -47,13 +47,28 @@ type Hit struct {
 	Page    int    `json:"page"`
 	// PageLabel is the printed page label ("46"); "" when the PDF
 	// declares none (cite Page then).
-	PageLabel string   `json:"page_label,omitempty"`
-	Section   string   `json:"section"`
-	Type      string   `json:"type"`
-	Excerpt   string   `json:"excerpt"` // at most MaxExcerpt characters of the chunk text
-	Link      string   `json:"link"`    // file:// URL of the note
-	Score     float64  `json:"score"`   // the fused score that ordered the results
-	Explain   *Explain `json:"explain,omitempty"`
+	PageLabel string  `json:"page_label,omitempty"`
+	Section   string  `json:"section"`
+	Type      string  `json:"type"`
+	Excerpt   string  `json:"excerpt"` // at most MaxExcerpt characters of the chunk's verbatim text
+	Link      string  `json:"link"`    // file:// URL of the note
+	Score     float64 `json:"score"`   // the fused score that ordered the results
+	// Advisory is the chunk's model-written paraphrase and implication,
+	// when it has them; AdvisoryMatch is true when the query matched
+	// them (the advisory lane). That text is never quotable: the quotable
+	// text of every hit is the chunk's verbatim text, of which Excerpt is
+	// part.
+	AdvisoryMatch bool      `json:"advisory_match,omitempty"`
+	Advisory      *Advisory `json:"advisory,omitempty"`
+	Explain       *Explain  `json:"explain,omitempty"`
+}
+
+// Advisory is a chunk's paraphrase and implication, written by a language
+// model (crossmem enrich): for reasoning and search, never to be quoted or
+// attributed to the paper.
+type Advisory struct {
+	Paraphrase  string `json:"paraphrase,omitempty"`
+	Implication string `json:"implication,omitempty"`
 }
 
 // Explain says why a hit ranks where it does.
@@ -69,6 +84,10 @@ type Explain struct {
 	// 0 when it is off or did not retrieve the chunk.
 	VectorRank  int     `json:"vector_rank"`
 	VectorScore float64 `json:"vector_score"`
+	// AdvisoryRank and AdvisoryScore: the advisory lane (BM25 over the
+	// paraphrase and implication), 0 when it did not retrieve the chunk.
+	AdvisoryRank  int     `json:"advisory_rank"`
+	AdvisoryScore float64 `json:"advisory_score"`
 	// Fused is the reciprocal rank fusion score.
 	Fused float64 `json:"fused"`
 }

@@ -1,0 +1,67 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// Annotation is one stored answer of a language model about one chunk
+// text: advisory text, never quoted (crossmem enrich).
+type Annotation struct {
+	Paraphrase  string
+	Implication string
+}
+
+// AnnotationModel is what an answer is stored under besides the chunk
+// text: the model, its digest and the prompt version. Server is recorded
+// with the answer but is not part of the key.
+type AnnotationModel struct {
+	Server string // "ollama" or "openai"
+	Model  string // the model's name on its server
+	Digest string // the server's digest of the model, "" when unknown
+	Prompt int    // prompt version
+}
+
+// Annotations returns the stored answers of model m for the chunk texts
+// with the given text_sha256 values, by text_sha256 (texts without an
+// answer are absent).
+func (ix *Index) Annotations(ctx context.Context, m AnnotationModel, shas []string) (map[string]Annotation, error) {
+	out := make(map[string]Annotation, len(shas))
+	stmt, err := ix.db.PrepareContext(ctx, `SELECT paraphrase, implication FROM annotations WHERE sha256 = ? AND model = ? AND digest = ? AND prompt = ?`)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	for _, sha := range shas {
+		if _, ok := out[sha]; ok {
+			continue
+		}
+		var a Annotation
+		switch err := stmt.QueryRowContext(ctx, sha, m.Model, m.Digest, m.Prompt).Scan(&a.Paraphrase, &a.Implication); {
+		case err == nil:
+			out[sha] = a
+		case errors.Is(err, sql.ErrNoRows):
+		default:
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// PutAnnotation stores model m's answer about the chunk text with
+// text_sha256 sha, replacing an earlier one under the same key. Each call
+// is its own transaction, so an answer is kept as soon as it arrives.
+func (ix *Index) PutAnnotation(ctx context.Context, m AnnotationModel, sha string, a Annotation) error {
+	_, err := ix.db.ExecContext(ctx, `INSERT OR REPLACE INTO annotations(sha256, model, digest, prompt, server, paraphrase, implication, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, sha, m.Model, m.Digest, m.Prompt, m.Server, a.Paraphrase, a.Implication, time.Now().Unix())
+	return err
+}
+
+// CountAnnotations returns how many answers are stored.
+func (ix *Index) CountAnnotations(ctx context.Context) (int, error) {
+	var n int
+	err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM annotations`).Scan(&n)
+	return n, err
+}
