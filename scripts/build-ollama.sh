@@ -22,7 +22,7 @@ set -euo pipefail
 OLLAMA_VERSION=v0.17.4
 NODE_LLAMA_CPP_VERSION=3.22.1
 
-dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/crossmem/ollama-$OLLAMA_VERSION}
+dir=${1:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/crossmem/ollama-$OLLAMA_VERSION}
 bin=$dir/bin/ollama
 stamp="ollama $OLLAMA_VERSION node-llama-cpp $NODE_LLAMA_CPP_VERSION $(go env GOARCH)"
 if [ -x "$bin" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ]; then
@@ -43,7 +43,11 @@ work=$(mktemp -d "$dir/.work.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 echo "build-ollama: fetching node-llama-cpp@$NODE_LLAMA_CPP_VERSION for llama.cpp's vendor/ headers" >&2
-(cd "$work" && npm pack --silent "node-llama-cpp@$NODE_LLAMA_CPP_VERSION" >/dev/null)
+for try in 1 2 3; do
+  (cd "$work" && npm pack --silent "node-llama-cpp@$NODE_LLAMA_CPP_VERSION" >/dev/null) && break
+  [ "$try" = 3 ] && { echo "build-ollama: npm pack node-llama-cpp@$NODE_LLAMA_CPP_VERSION failed" >&2; exit 1; }
+  sleep $((try * 10))
+done
 tar -xzf "$work/node-llama-cpp-$NODE_LLAMA_CPP_VERSION.tgz" -C "$work" package/llama/gitRelease.bundle
 git clone --quiet "$work/package/llama/gitRelease.bundle" "$work/llama.cpp" 2>/dev/null
 for h in nlohmann/json.hpp nlohmann/json_fwd.hpp stb/stb_image.h miniaudio/miniaudio.h; do

@@ -260,7 +260,7 @@ func (a *app) index() (*index.Index, error) {
 	if cfg.Embeddings == "ollama" {
 		ix.Embedder = llm.NewEmbedder(cfg.OllamaHost, cfg.EmbedModel)
 	}
-	ix.BM25Weight, ix.VectorWeight = cfg.BM25Weight, cfg.VectorWeight
+	ix.BM25Weight, ix.VectorWeight, ix.AdvisoryWeight = cfg.BM25Weight, cfg.VectorWeight, cfg.AdvisoryWeight
 	a.ix = ix
 	return ix, nil
 }
@@ -394,6 +394,7 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 	root.AddCommand(
 		newCaptureCommand(a),
 		newCompileCommand(a),
+		newEnrichCommand(a),
 		newRefreshCommand(a),
 		newVerifyCommand(a),
 		newSearchCommand(a),

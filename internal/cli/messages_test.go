@@ -186,6 +186,7 @@ var messageSteps = []messageStep{
 	{args: "--help"},
 	{args: "capture --help"},
 	{args: "compile --help"},
+	{args: "enrich --help"},
 	{args: "refresh --help"},
 	{args: "verify --help"},
 	{args: "search --help"},
@@ -227,6 +228,13 @@ var messageSteps = []messageStep{
 	{args: "compile shen2023summarization"},
 	{args: "compile --no-llm ocrscan2024"},
 	{args: "compile nosuchkey2020"},
+	// compile --llm and enrich without a model server.
+	{args: "compile --llm shen2023summarization"},
+	{args: "enrich shen2023summarization"},
+	{args: "enrich --all"},
+	{args: "enrich"},
+	{args: "enrich --all shen2023summarization"},
+	{args: "enrich nosuchkey2020"},
 
 	// import, and compiling a metadata-only entry.
 	{args: "import refs.json"},

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -40,6 +42,20 @@ const (
 	EnvUnpaywallEmail = "CROSSMEM_UNPAYWALL_EMAIL"
 	EnvCacheDir       = "CROSSMEM_CACHE"         // cache folder (default: the user cache dir + /crossmem)
 	EnvContactEmail   = "CROSSMEM_CONTACT_EMAIL" // contact address for the User-Agent
+	// EnvLLMURL overrides [llm] url (and, for Ollama, OLLAMA_HOST).
+	EnvLLMURL = "CROSSMEM_LLM_URL"
+	// EnvLLMAPIKey is sent as a bearer token to an OpenAI-compatible
+	// server that wants one (never written to the config file).
+	EnvLLMAPIKey = "CROSSMEM_LLM_API_KEY"
+	// EnvOllamaNumParallel is Ollama's own setting of how many requests a
+	// model serves at once; enrich matches it when [llm] concurrency is 0.
+	EnvOllamaNumParallel = "OLLAMA_NUM_PARALLEL"
+)
+
+// Values of [llm] server.
+const (
+	LLMOllama = "ollama"
+	LLMOpenAI = "openai"
 )
 
 // File is the TOML config file's content.
@@ -51,13 +67,19 @@ type File struct {
 		ContactEmail string `toml:"contact_email"`
 	} `toml:"network"`
 	LLM struct {
-		Model string `toml:"model"`
+		Model       string  `toml:"model"`
+		Server      string  `toml:"server"`
+		URL         string  `toml:"url"`
+		Concurrency int     `toml:"concurrency"`
+		Timeout     int     `toml:"timeout"`
+		Temperature float64 `toml:"temperature"`
 	} `toml:"llm"`
 	Search struct {
-		Embeddings   string  `toml:"embeddings"`
-		Model        string  `toml:"model"`
-		BM25Weight   float64 `toml:"bm25_weight"`
-		VectorWeight float64 `toml:"vector_weight"`
+		Embeddings     string  `toml:"embeddings"`
+		Model          string  `toml:"model"`
+		BM25Weight     float64 `toml:"bm25_weight"`
+		VectorWeight   float64 `toml:"vector_weight"`
+		AdvisoryWeight float64 `toml:"advisory_weight"`
 	} `toml:"search"`
 	Citation struct {
 		Version        string `toml:"version"`
@@ -81,9 +103,26 @@ pattern = "[auth:lower][year][shorttitle:1:nopunct]"
 contact_email = ""
 
 [llm]
-# Ollama model writing the advisory paraphrase/implication of each chunk.
-# CROSSMEM_OLLAMA_MODEL overrides it; OLLAMA_HOST selects the server.
+# The local language model that writes the advisory paraphrase and
+# implication of each chunk (crossmem enrich, compile --llm). Its output is
+# never quoted: see docs/enrich.md.
+# Model name on the server; CROSSMEM_OLLAMA_MODEL overrides it.
 model = "llama3.2:3b"
+# "ollama" (Ollama's /api/chat) or "openai" (an OpenAI-compatible
+# /v1/chat/completions server: llama.cpp's llama-server, LM Studio, vLLM).
+server = "ollama"
+# Server URL. "" means OLLAMA_HOST or http://127.0.0.1:11434 for Ollama; an
+# OpenAI-compatible server needs one (e.g. "http://127.0.0.1:8080").
+# CROSSMEM_LLM_URL overrides it; CROSSMEM_LLM_API_KEY is sent as a bearer
+# token when set.
+url = ""
+# Requests open at once. 0 matches the server: OLLAMA_NUM_PARALLEL (Ollama
+# serves one at a time unless it is set), llama-server's slots, else 1.
+concurrency = 0
+# Seconds one answer may take before it is retried.
+timeout = 300
+# Sampling temperature (0: the most likely words, the same answer each run).
+temperature = 0.0
 
 [search]
 # Optional vector lane for search and recall: "" (off: BM25 and the exact
@@ -93,6 +132,10 @@ embeddings = ""
 model = "nomic-embed-text"
 bm25_weight = 1.0
 vector_weight = 1.0
+# Weight of the advisory lane: BM25 over the paraphrases and implications
+# crossmem enrich wrote. A hit it finds is flagged as an advisory match; its
+# quotable text is still the chunk's verbatim text. 0 means the default 0.5.
+advisory_weight = 0.5
 
 [citation]
 # Which version a paper's citations describe when the captured PDF is a
@@ -117,21 +160,29 @@ type Config struct {
 	Pattern      string // cite key pattern
 	ContactEmail string
 	OllamaHost   string
-	OllamaModel  string
-	ArxivAPI     string // "" means the client's default
-	ArxivPDF     string
-	CrossrefAPI  string
-	OpenAlexAPI  string
-	DataCiteAPI  string
-	UnpaywallAPI string
+	OllamaModel  string // [llm] model
+	// LLMServer is "ollama" or "openai"; LLMURL the server's URL ("" =
+	// the client's default); LLMAPIKey a bearer token or "".
+	LLMServer, LLMURL, LLMAPIKey string
+	// LLMConcurrency is [llm] concurrency (0: match the server);
+	// OllamaNumParallel is OLLAMA_NUM_PARALLEL (0 when unset).
+	LLMConcurrency, OllamaNumParallel int
+	LLMTimeout                        time.Duration
+	LLMTemperature                    float64
+	ArxivAPI                          string // "" means the client's default
+	ArxivPDF                          string
+	CrossrefAPI                       string
+	OpenAlexAPI                       string
+	DataCiteAPI                       string
+	UnpaywallAPI                      string
 	// UnpaywallEmail is required to consult Unpaywall ("" = not consulted).
 	UnpaywallEmail string
 	// Embeddings is "" (no vector lane) or "ollama" ([search] embeddings);
 	// EmbedModel the embedding model; BM25Weight and VectorWeight the
 	// reciprocal rank fusion weights.
-	Embeddings               string
-	EmbedModel               string
-	BM25Weight, VectorWeight float64
+	Embeddings                               string
+	EmbedModel                               string
+	BM25Weight, VectorWeight, AdvisoryWeight float64
 	// CiteVersion is "captured" or "published" (see the [citation] table).
 	CiteVersion string
 	// ChicagoEdition is 17 or 18: the edition "chicago" and
@@ -178,6 +229,28 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 	c.ContactEmail = first(getenv(EnvContactEmail), f.Network.ContactEmail)
 	c.OllamaHost = getenv(EnvOllamaHost)
 	c.OllamaModel = first(getenv(EnvOllamaModel), f.LLM.Model)
+	switch v := strings.ToLower(strings.TrimSpace(f.LLM.Server)); v {
+	case "", LLMOllama:
+		c.LLMServer = LLMOllama
+		c.LLMURL = first(getenv(EnvLLMURL), c.OllamaHost, f.LLM.URL)
+	case LLMOpenAI:
+		c.LLMServer = LLMOpenAI
+		c.LLMURL = first(getenv(EnvLLMURL), f.LLM.URL)
+	default:
+		return nil, nil, fmt.Errorf("config file %s: [llm] server = %q: use %q or %q", c.ConfigPath, f.LLM.Server, LLMOllama, LLMOpenAI)
+	}
+	c.LLMAPIKey = getenv(EnvLLMAPIKey)
+	if f.LLM.Concurrency < 0 || f.LLM.Timeout < 0 || f.LLM.Temperature < 0 {
+		return nil, nil, fmt.Errorf("config file %s: [llm] concurrency, timeout and temperature must not be negative", c.ConfigPath)
+	}
+	c.LLMConcurrency = f.LLM.Concurrency
+	c.LLMTimeout = time.Duration(f.LLM.Timeout) * time.Second
+	c.LLMTemperature = f.LLM.Temperature
+	if v := strings.TrimSpace(getenv(EnvOllamaNumParallel)); v != "" {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			c.OllamaNumParallel = n
+		}
+	}
 	c.ArxivAPI = getenv(EnvArxivAPI)
 	c.ArxivPDF = getenv(EnvArxivPDF)
 	c.CrossrefAPI = getenv(EnvCrossrefAPI)
@@ -204,8 +277,8 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 	if c.EmbedModel == "" {
 		c.EmbedModel = "nomic-embed-text"
 	}
-	c.BM25Weight, c.VectorWeight = f.Search.BM25Weight, f.Search.VectorWeight
-	if c.BM25Weight < 0 || c.VectorWeight < 0 {
+	c.BM25Weight, c.VectorWeight, c.AdvisoryWeight = f.Search.BM25Weight, f.Search.VectorWeight, f.Search.AdvisoryWeight
+	if c.BM25Weight < 0 || c.VectorWeight < 0 || c.AdvisoryWeight < 0 {
 		return nil, nil, fmt.Errorf("config file %s: [search] weights must not be negative", c.ConfigPath)
 	}
 	// TOML cannot tell 0 from absent here: 0 means the default, 1.
@@ -214,6 +287,9 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 	}
 	if c.VectorWeight == 0 {
 		c.VectorWeight = 1
+	}
+	if c.AdvisoryWeight == 0 {
+		c.AdvisoryWeight = 0.5
 	}
 	switch f.Citation.ChicagoEdition {
 	case 0, 18:

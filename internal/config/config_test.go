@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/google/go-cmp/cmp"
@@ -41,8 +42,9 @@ func TestDefaultsFileCreatedOnFirstRun(t *testing.T) {
 		ConfigPath:  path,
 		Pattern:     DefaultPattern,
 		OllamaModel: "llama3.2:3b",
+		LLMServer:   LLMOllama, LLMTimeout: 300 * time.Second,
 		CiteVersion: metadata.VersionCaptured,
-		EmbedModel:  "nomic-embed-text", BM25Weight: 1, VectorWeight: 1,
+		EmbedModel:  "nomic-embed-text", BM25Weight: 1, VectorWeight: 1, AdvisoryWeight: 0.5,
 		ChicagoEdition: 18,
 		CacheDir:       filepath.Join(home, ".cache", "crossmem"),
 	}
@@ -125,31 +127,34 @@ model = "from-file"
 	}
 
 	cfg, _, err = Resolve(env(map[string]string{
-		EnvConfig:         path,
-		EnvHome:           filepath.Join(dir, "lib"),
-		EnvContactEmail:   "env@example.org",
-		EnvOllamaModel:    "mistral",
-		EnvOllamaHost:     "127.0.0.1:9",
-		EnvArxivAPI:       "http://127.0.0.1:1/api/query",
-		EnvArxivPDF:       "http://127.0.0.1:1/pdf",
-		EnvCrossrefAPI:    "http://127.0.0.1:1",
-		EnvOpenAlexAPI:    "http://127.0.0.1:2",
-		EnvDataCiteAPI:    "http://127.0.0.1:3",
-		EnvUnpaywallAPI:   "http://127.0.0.1:4",
-		EnvUnpaywallEmail: "me@example.org",
-		EnvCacheDir:       filepath.Join(dir, "cache"),
-		EnvLog:            "DEBUG",
+		EnvConfig:            path,
+		EnvHome:              filepath.Join(dir, "lib"),
+		EnvContactEmail:      "env@example.org",
+		EnvOllamaModel:       "mistral",
+		EnvOllamaHost:        "127.0.0.1:9",
+		EnvArxivAPI:          "http://127.0.0.1:1/api/query",
+		EnvArxivPDF:          "http://127.0.0.1:1/pdf",
+		EnvCrossrefAPI:       "http://127.0.0.1:1",
+		EnvOpenAlexAPI:       "http://127.0.0.1:2",
+		EnvDataCiteAPI:       "http://127.0.0.1:3",
+		EnvUnpaywallAPI:      "http://127.0.0.1:4",
+		EnvUnpaywallEmail:    "me@example.org",
+		EnvCacheDir:          filepath.Join(dir, "cache"),
+		EnvLog:               "DEBUG",
+		EnvLLMAPIKey:         "k3y",
+		EnvOllamaNumParallel: "4",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &Config{
-		Home:           filepath.Join(dir, "lib"),
-		ConfigPath:     path,
-		Pattern:        "[auth:lower][year]", // no environment variable for it
-		ContactEmail:   "env@example.org",
-		OllamaHost:     "127.0.0.1:9",
-		OllamaModel:    "mistral",
+		Home:         filepath.Join(dir, "lib"),
+		ConfigPath:   path,
+		Pattern:      "[auth:lower][year]", // no environment variable for it
+		ContactEmail: "env@example.org",
+		OllamaHost:   "127.0.0.1:9",
+		OllamaModel:  "mistral",
+		LLMServer:    LLMOllama, LLMURL: "127.0.0.1:9", LLMAPIKey: "k3y", OllamaNumParallel: 4,
 		ArxivAPI:       "http://127.0.0.1:1/api/query",
 		ArxivPDF:       "http://127.0.0.1:1/pdf",
 		CrossrefAPI:    "http://127.0.0.1:1",
@@ -158,7 +163,7 @@ model = "from-file"
 		UnpaywallAPI:   "http://127.0.0.1:4",
 		UnpaywallEmail: "me@example.org",
 		CiteVersion:    metadata.VersionCaptured,
-		EmbedModel:     "nomic-embed-text", BM25Weight: 1, VectorWeight: 1,
+		EmbedModel:     "nomic-embed-text", BM25Weight: 1, VectorWeight: 1, AdvisoryWeight: 0.5,
 		ChicagoEdition: 18,
 		CacheDir:       filepath.Join(dir, "cache"),
 		LogLevel:       "debug",
@@ -280,5 +285,41 @@ func TestSearchSettings(t *testing.T) {
 	os.WriteFile(path, []byte("[search]\nembeddings = \"openai\"\n"), 0o644)
 	if _, _, err := Resolve(env(map[string]string{EnvConfig: path, EnvHome: dir})); err == nil || !strings.Contains(err.Error(), `use "ollama"`) {
 		t.Errorf("unknown embeddings: %v", err)
+	}
+}
+
+func TestLLMServer(t *testing.T) {
+	fakeHome(t)
+	dir := t.TempDir()
+	write := func(body string) string {
+		path := filepath.Join(dir, "config.toml")
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	path := write("[llm]\nserver = \"openai\"\nurl = \"http://127.0.0.1:8080\"\nmodel = \"qwen\"\nconcurrency = 3\ntimeout = 60\ntemperature = 0.7\n")
+	cfg, _, err := Resolve(env(map[string]string{EnvConfig: path, EnvOllamaHost: "127.0.0.1:9"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// OLLAMA_HOST is Ollama's: an OpenAI-compatible server keeps its URL.
+	if cfg.LLMServer != LLMOpenAI || cfg.LLMURL != "http://127.0.0.1:8080" || cfg.OllamaModel != "qwen" ||
+		cfg.LLMConcurrency != 3 || cfg.LLMTimeout != time.Minute || cfg.LLMTemperature != 0.7 {
+		t.Errorf("config %+v", cfg)
+	}
+	cfg, _, _ = Resolve(env(map[string]string{EnvConfig: path, EnvLLMURL: "http://127.0.0.1:1234/v1"}))
+	if cfg.LLMURL != "http://127.0.0.1:1234/v1" {
+		t.Errorf("CROSSMEM_LLM_URL not used: %s", cfg.LLMURL)
+	}
+	for body, want := range map[string]string{
+		"[llm]\nserver = \"gpt\"\n":        `[llm] server = "gpt": use "ollama" or "openai"`,
+		"[llm]\nconcurrency = -1\n":        "must not be negative",
+		"[search]\nadvisory_weight = -1\n": "weights must not be negative",
+	} {
+		_, _, err := Resolve(env(map[string]string{EnvConfig: write(body)}))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", body, err, want)
+		}
 	}
 }

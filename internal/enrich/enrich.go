@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/llm"
@@ -95,6 +96,15 @@ func (e *BreakerError) Error() string {
 
 func (e *BreakerError) Unwrap() []error { return []error{ErrBreaker, e.Last} }
 
+// Hint is the last failure's hint (e.g. pull the model), or to run the
+// stage again.
+func (e *BreakerError) Hint() hint.Action {
+	if a, ok := hint.Of(e.Last); ok {
+		return a
+	}
+	return hint.Action{Kind: hint.EnrichAgain}
+}
+
 // Options configures Run.
 type Options struct {
 	Lib    *library.Library
@@ -141,8 +151,9 @@ type Paper struct {
 	Eligible  int `json:"eligible"`
 	Annotated int `json:"annotated"`
 	// Skipped, when set, says why the paper was not enriched (no note, a
-	// note edited by hand, an unreadable note).
-	Skipped string `json:"skipped,omitempty"`
+	// note edited by hand, an unreadable note); Next what to do about it.
+	Skipped string      `json:"skipped,omitempty"`
+	Next    hint.Action `json:"-"`
 }
 
 // Result is the outcome of a run.
@@ -154,7 +165,11 @@ type Result struct {
 	// Stored those the store already had an answer for; Asked those that
 	// were asked for (Texts - Stored); Answered and Failed their outcome
 	// (the rest were not reached: interrupted or stopped).
-	Texts, Stored, Asked, Answered, Failed int
+	Texts    int `json:"texts"`
+	Stored   int `json:"stored"`
+	Asked    int `json:"asked"`
+	Answered int `json:"answered"`
+	Failed   int `json:"failed"`
 	// Requests counts requests sent, retries included; RetryReason is
 	// the first failure that was retried.
 	Requests    int    `json:"requests"`
@@ -226,9 +241,10 @@ func Run(ctx context.Context, papers []*library.Paper, o Options) (*Result, erro
 	for i, p := range papers {
 		out := &res.Papers[i]
 		out.CiteKey, out.Note = p.CiteKey, p.NotePath
-		n, why := readNote(p.NotePath)
+		n, why, next := readNote(p.NotePath)
 		if n == nil {
-			out.Skipped = why
+			out.Skipped, out.Next = why, next
+			out.Next.Key = p.CiteKey
 			continue
 		}
 		for _, c := range n.Chunks {
@@ -284,26 +300,27 @@ func Run(ctx context.Context, papers []*library.Paper, o Options) (*Result, erro
 	return res, runErr
 }
 
-// readNote reads and checks a note; nil and the reason when it cannot be
-// enriched.
-func readNote(path string) (*note.Note, string) {
+// readNote reads and checks a note; nil, the reason and what to do when
+// it cannot be enriched.
+func readNote(path string) (*note.Note, string, hint.Action) {
+	compile := hint.Action{Kind: hint.Compile}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, "not compiled yet (run crossmem compile first)"
+			return nil, "not compiled yet", compile
 		}
-		return nil, fmt.Sprintf("cannot read its note: %v", err)
+		return nil, fmt.Sprintf("cannot read its note: %v", err), hint.Action{}
 	}
 	n, err := note.Parse(data)
 	if err != nil {
-		return nil, fmt.Sprintf("its note is not readable (%v); run crossmem compile again", err)
+		return nil, fmt.Sprintf("its note is not readable (%v)", err), compile
 	}
 	for _, c := range n.Chunks {
 		if chunk.Hash(c.Text) != c.TextSHA256 {
-			return nil, fmt.Sprintf("its note was edited by hand (chunk %s no longer matches its text_sha256); crossmem verify shows the drift, crossmem compile restores it", c.ID)
+			return nil, fmt.Sprintf("its note was edited by hand (chunk %s no longer matches its text_sha256)", c.ID), hint.Action{Kind: hint.RestoreNote}
 		}
 	}
-	return n, ""
+	return n, "", hint.Action{}
 }
 
 // ask runs the requests, Concurrency at a time, storing each answer as it

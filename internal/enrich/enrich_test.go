@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/llm"
@@ -401,8 +402,8 @@ func TestRetriesAndBreaker(t *testing.T) {
 		o.BreakAfter, o.Retries = 4, 2
 		res, err := Run(t.Context(), []*library.Paper{f.paper}, o)
 		var be *BreakerError
-		if !errors.As(err, &be) || !errors.Is(err, ErrBreaker) || be.Failures != 4 || !strings.Contains(err.Error(), "500") {
-			t.Fatalf("err = %v", err)
+		if a, _ := hint.Of(err); !errors.As(err, &be) || !errors.Is(err, ErrBreaker) || be.Failures != 4 || !strings.Contains(err.Error(), "500") || a.Kind != hint.EnrichAgain {
+			t.Fatalf("err = %v, hint %+v", err, a)
 		}
 		// At most the breaker's chunks and those in flight, each with its
 		// retries.
@@ -422,8 +423,8 @@ func TestRetriesAndBreaker(t *testing.T) {
 		o := f.options(t, fk, modelA)
 		o.Concurrency = 1
 		_, err := Run(t.Context(), []*library.Paper{f.paper}, o)
-		if !errors.Is(err, ErrBreaker) || !errors.Is(err, llm.ErrUnavailable) || !strings.Contains(err.Error(), "ollama pull m") {
-			t.Fatalf("err = %v", err)
+		if a, _ := hint.Of(err); !errors.Is(err, ErrBreaker) || !errors.Is(err, llm.ErrUnavailable) || a.Kind != hint.PullModel || a.What != "m" {
+			t.Fatalf("err = %v, hint %+v", err, a)
 		}
 		if fk.calls.Load() != 1 {
 			t.Errorf("%d requests for a model that is not there; want 1", fk.calls.Load())
@@ -507,7 +508,7 @@ func TestEditedNoteLeftAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Papers[0].Skipped, "edited by hand") || fk.calls.Load() != 0 {
+	if p := res.Papers[0]; !strings.Contains(p.Skipped, "edited by hand") || p.Next.Kind != hint.RestoreNote || p.Next.Key != "vaswani2017attention" || fk.calls.Load() != 0 {
 		t.Errorf("skipped %q after %d calls", res.Papers[0].Skipped, fk.calls.Load())
 	}
 	if string(mustRead(t, f.paper.NotePath)) != edited {

@@ -98,6 +98,22 @@ const (
 	// RetryLater: another crossmem process holds what was needed (the
 	// index, busy); try again in a moment.
 	RetryLater
+
+	// StartOllama (URL, What: the model): no Ollama server answers at
+	// URL; start one and pull the model.
+	StartOllama
+	// PullModel (What: the model): the Ollama server lacks the model;
+	// pull it.
+	PullModel
+	// StartModelServer (URL): no OpenAI-compatible server answers at URL;
+	// start it, or configure its URL.
+	StartModelServer
+	// ChooseModel: the server does not serve the configured model;
+	// configure one it lists.
+	ChooseModel
+	// EnrichAgain (Key optional): the enrich stage stopped with answers
+	// missing; run it again, which asks only for those.
+	EnrichAgain
 	// NumKinds is the number of kinds, None included (the kinds are 0 to
 	// NumKinds-1); add new kinds above it.
 	NumKinds
@@ -110,7 +126,7 @@ type Action struct {
 	DOI  string
 	URL  string // a page or file to download from
 	Path string // a file
-	What string // what to check ("the DOI", "the arXiv id")
+	What string // what to check ("the DOI", "the arXiv id"); a model's name
 }
 
 // Hinter is implemented by errors that know what to do about them.

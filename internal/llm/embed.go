@@ -57,7 +57,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := e.HTTP.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%w: no Ollama server answers at %s (start it with `ollama serve`, then `ollama pull %s`)", ErrUnavailable, e.Host, e.EmbedModel)
+		return nil, fmt.Errorf("%w: no Ollama server answers at %s (start it with `ollama serve`)", ErrUnavailable, e.Host)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/crossmem/crossmem/internal/hint"
 )
 
 // fakeServer answers the Ollama and OpenAI endpoints with canned answers,
@@ -165,10 +167,13 @@ func TestIdentify(t *testing.T) {
 		if !errors.Is(err, ErrUnavailable) {
 			t.Fatalf("error = %v; want ErrUnavailable", err)
 		}
-		for _, want := range []string{"model llama3.2:3b is not installed", "ollama pull llama3.2:3b", f.srv.URL} {
+		for _, want := range []string{"model llama3.2:3b is not installed", f.srv.URL} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not contain %q", err, want)
 			}
+		}
+		if a, _ := hint.Of(err); a != (hint.Action{Kind: hint.PullModel, What: "llama3.2:3b"}) {
+			t.Errorf("hint %+v", a)
 		}
 	})
 	t.Run("no server", func(t *testing.T) {
@@ -179,14 +184,15 @@ func TestIdentify(t *testing.T) {
 		if !errors.Is(err, ErrUnavailable) {
 			t.Fatalf("error = %v; want ErrUnavailable", err)
 		}
-		for _, want := range []string{"no Ollama server answers at " + url, "`ollama serve`", "`ollama pull llama3.2:3b`"} {
-			if !strings.Contains(err.Error(), want) {
-				t.Errorf("error %q does not contain %q", err, want)
-			}
+		if !strings.Contains(err.Error(), "no Ollama server answers at "+url) {
+			t.Errorf("error %q", err)
+		}
+		if a, _ := hint.Of(err); a != (hint.Action{Kind: hint.StartOllama, URL: url, What: "llama3.2:3b"}) {
+			t.Errorf("hint %+v", a)
 		}
 		_, err = mustNew(t, OpenAI, Options{URL: url}).Identify(t.Context())
-		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "no OpenAI-compatible server answers at "+url) {
-			t.Errorf("openai: %v", err)
+		if a, _ := hint.Of(err); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "no OpenAI-compatible server answers at "+url) || a.Kind != hint.StartModelServer {
+			t.Errorf("openai: %v, hint %+v", err, a)
 		}
 	})
 	t.Run("not a model server", func(t *testing.T) {
@@ -211,8 +217,8 @@ func TestIdentify(t *testing.T) {
 			t.Errorf("Authorization = %q", f.auth[len(f.auth)-1])
 		}
 		_, err = mustNew(t, OpenAI, Options{URL: f.srv.URL, Model: "gpt-4"}).Identify(t.Context())
-		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "it lists: qwen2.5-7b-instruct, llama-3.2-3b") {
-			t.Errorf("unknown model: %v", err)
+		if a, _ := hint.Of(err); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "it lists: qwen2.5-7b-instruct, llama-3.2-3b") || a.Kind != hint.ChooseModel {
+			t.Errorf("unknown model: %v, hint %+v", err, a)
 		}
 	})
 }
@@ -318,8 +324,8 @@ func TestAnnotateErrors(t *testing.T) {
 		{"empty fields", Ollama, `{"paraphrase": " ", "implication": "\u0000"}`, 0, false, "", "empty paraphrase and implication", true, false},
 		{"server error", Ollama, "", http.StatusInternalServerError, false, "", "500", true, false},
 		{"busy", OpenAI, "", http.StatusTooManyRequests, false, "", "429", true, false},
-		{"model missing", Ollama, "", http.StatusNotFound, false, "", "ollama pull m", false, true},
-		{"model missing openai", OpenAI, "", http.StatusNotFound, false, "", "does the server serve model m", false, true},
+		{"model missing", Ollama, "", http.StatusNotFound, false, "", "404 Not Found", false, true},
+		{"model missing openai", OpenAI, "", http.StatusNotFound, false, "", "(model m)", false, true},
 		{"bad request", OpenAI, "", http.StatusBadRequest, false, "", "400", false, false},
 		{"repeat limit", Ollama, `{"paraphrase": "aaaa`, 0, true, "", "stopped the answer before it was finished", true, false},
 		{"length", OpenAI, `{"paraphrase": "aaaa`, 0, false, "length", "limit of 2048 tokens", true, false},
@@ -339,6 +345,9 @@ func TestAnnotateErrors(t *testing.T) {
 			}
 			if errors.Is(err, ErrUnavailable) != tc.unavail {
 				t.Errorf("errors.Is(%v, ErrUnavailable) = %v", err, !tc.unavail)
+			}
+			if a, ok := hint.Of(err); ok != tc.unavail || tc.unavail && a.Kind != map[string]hint.Kind{Ollama: hint.PullModel, OpenAI: hint.ChooseModel}[tc.kind] {
+				t.Errorf("hint %+v for %v", a, err)
 			}
 		})
 	}

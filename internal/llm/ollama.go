@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/crossmem/crossmem/internal/hint"
 )
 
 // ollamaClient speaks Ollama's native API.
@@ -29,7 +31,8 @@ func (c *ollamaClient) Identify(ctx context.Context) (Model, error) {
 	}
 	resp, err := c.o.HTTP.Do(req)
 	if err != nil {
-		return Model{}, fmt.Errorf("%w: no Ollama server answers at %s (start it with `ollama serve`, then `ollama pull %s`)", ErrUnavailable, c.o.URL, c.o.Model)
+		return Model{}, hint.Wrap(fmt.Errorf("%w: no Ollama server answers at %s", ErrUnavailable, c.o.URL),
+			hint.Action{Kind: hint.StartOllama, URL: c.o.URL, What: c.o.Model})
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -54,7 +57,8 @@ func (c *ollamaClient) Identify(ctx context.Context) (Model, error) {
 			return Model{Server: Ollama, Name: c.o.Model, Digest: strings.TrimPrefix(m.Digest, "sha256:")}, nil
 		}
 	}
-	return Model{}, fmt.Errorf("%w: model %s is not installed on the Ollama server at %s (run `ollama pull %s`)", ErrUnavailable, c.o.Model, c.o.URL, c.o.Model)
+	return Model{}, hint.Wrap(fmt.Errorf("%w: model %s is not installed on the Ollama server at %s", ErrUnavailable, c.o.Model, c.o.URL),
+		hint.Action{Kind: hint.PullModel, What: c.o.Model})
 }
 
 // Slots is 0: Ollama does not say how many requests it runs at once
@@ -89,7 +93,7 @@ func (c *ollamaClient) Annotate(ctx context.Context, p Passage) (Annotation, err
 		DoneReason string `json:"done_reason"`
 		Error      string `json:"error"`
 	}
-	if err := postJSON(ctx, c.o, op, c.o.URL+"/api/chat", body, &out, fmt.Sprintf("run `ollama pull %s`", c.o.Model)); err != nil {
+	if err := postJSON(ctx, c.o, op, c.o.URL+"/api/chat", body, &out, hint.Action{Kind: hint.PullModel, What: c.o.Model}); err != nil {
 		return Annotation{}, err
 	}
 	switch {
@@ -112,8 +116,8 @@ func (c *ollamaClient) Annotate(ctx context.Context, p Passage) (Annotation, err
 // postJSON posts body and decodes a 200 answer into out; every failure is
 // an *Error classified for retrying. A 404 (how Ollama and OpenAI-
 // compatible servers answer for a model they do not have) wraps
-// ErrUnavailable with the hint missing.
-func postJSON(ctx context.Context, o Options, op, url string, body []byte, out any, missing string) error {
+// ErrUnavailable and carries the hint missing.
+func postJSON(ctx context.Context, o Options, op, url string, body []byte, out any, missing hint.Action) error {
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
@@ -136,7 +140,7 @@ func postJSON(ctx context.Context, o Options, op, url string, body []byte, out a
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 		err := fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg)))
 		if resp.StatusCode == http.StatusNotFound {
-			err = fmt.Errorf("%w: %v (%s)", ErrUnavailable, err, missing)
+			err = hint.Wrap(fmt.Errorf("%w: %v (model %s)", ErrUnavailable, err, o.Model), missing)
 		}
 		return &Error{Op: op, Err: err, Status: resp.StatusCode, Retry: statusRetry(resp.StatusCode)}
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/crossmem/crossmem/internal/hint"
 )
 
 // openaiClient speaks the OpenAI chat completions API as local servers
@@ -30,7 +32,8 @@ func (c *openaiClient) Identify(ctx context.Context) (Model, error) {
 	}
 	resp, err := c.o.HTTP.Do(req)
 	if err != nil {
-		return Model{}, fmt.Errorf("%w: no OpenAI-compatible server answers at %s (start it, e.g. `llama-server -m <model.gguf>`, or check [llm] url)", ErrUnavailable, c.o.URL)
+		return Model{}, hint.Wrap(fmt.Errorf("%w: no OpenAI-compatible server answers at %s", ErrUnavailable, c.o.URL),
+			hint.Action{Kind: hint.StartModelServer, URL: c.o.URL})
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -57,7 +60,8 @@ func (c *openaiClient) Identify(ctx context.Context) (Model, error) {
 	if len(ids) > 10 {
 		ids = append(ids[:10], "…")
 	}
-	return Model{}, fmt.Errorf("%w: the server at %s does not serve model %s (it lists: %s); set [llm] model to one of them", ErrUnavailable, c.o.URL, c.o.Model, strings.Join(ids, ", "))
+	return Model{}, hint.Wrap(fmt.Errorf("%w: the server at %s does not serve model %s (it lists: %s)", ErrUnavailable, c.o.URL, c.o.Model, strings.Join(ids, ", ")),
+		hint.Action{Kind: hint.ChooseModel})
 }
 
 // Slots reads llama-server's GET /props (total_slots); other servers do
@@ -117,7 +121,7 @@ func (c *openaiClient) Annotate(ctx context.Context, p Passage) (Annotation, err
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`
 	}
-	if err := postJSON(ctx, c.o, op, c.o.URL+"/v1/chat/completions", body, &out, fmt.Sprintf("does the server serve model %s? see GET %s/v1/models", c.o.Model, c.o.URL)); err != nil {
+	if err := postJSON(ctx, c.o, op, c.o.URL+"/v1/chat/completions", body, &out, hint.Action{Kind: hint.ChooseModel}); err != nil {
 		return Annotation{}, err
 	}
 	if len(out.Choices) == 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/ollamatest"
 )
 
@@ -47,8 +48,8 @@ func TestRealServer(t *testing.T) {
 	}
 	t.Run("model missing", func(t *testing.T) {
 		_, err := mustNew(t, Ollama, Options{URL: s.URL, Model: "llama3.2:3b"}).Identify(t.Context())
-		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "ollama pull llama3.2:3b") {
-			t.Errorf("error = %v", err)
+		if a, _ := hint.Of(err); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "model llama3.2:3b is not installed") || a.Kind != hint.PullModel {
+			t.Errorf("error = %v, hint %+v", err, a)
 		}
 	})
 	t.Run("embed", func(t *testing.T) {

@@ -176,7 +176,7 @@ func (s *Server) New() (*mcp.Server, error) {
 	recallSchema.Properties["limit"].Default = json.RawMessage(`5`)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "crossmem_recall",
-		Description: "Search the crossmem wiki for chunks matching a query (BM25; a sentence found verbatim ranks its chunk first). Filters: cite_key, author, year_from, year_to, section, type. Returns ranked excerpts with cite key, title, page, section and a file:// link to the wiki note; quote only from the note's > blockquote lines.",
+		Description: "Search the crossmem wiki for chunks matching a query (BM25; a sentence found verbatim ranks its chunk first). Filters: cite_key, author, year_from, year_to, section, type. Returns ranked excerpts with cite key, title, page, section and a file:// link to the wiki note; quote only from the note's > blockquote lines. A chunk's model-written paraphrase and implication come labelled advisory (search also matches them: advisory_match); they are never quotable.",
 		InputSchema: recallSchema,
 	}, s.recall)
 

@@ -131,6 +131,27 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// The model that wrote a note's paraphrases survives the round trip, in
+// the frontmatter.
+func TestAdvisoryRoundTrip(t *testing.T) {
+	n := sample()
+	n.Front.Advisory = &Advisory{Server: "ollama", Model: "llama3.2:3b", ModelDigest: "a80c4f17", PromptVersion: 1}
+	data, err := Format(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte("advisory:\n  server: \"ollama\"\n  model: \"llama3.2:3b\"\n  model_digest: \"a80c4f17\"\n  prompt_version: 1\nwiki_format:")) {
+		t.Errorf("frontmatter:\n%s", data)
+	}
+	back, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Front.Advisory == nil || *back.Front.Advisory != *n.Front.Advisory {
+		t.Errorf("advisory after the round trip: %+v", back.Front.Advisory)
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	good, err := Format(sample())
 	if err != nil {

@@ -73,16 +73,34 @@ func Binary(t testing.TB) string {
 	return bin
 }
 
-// Start launches a server and waits until it answers (at most 60 s). It
-// skips the test when EnvBinary is unset. The server stops when the test
-// ends; its log is printed if the test failed.
+// Start launches a server in the test's temporary directory (see Launch).
+// It skips the test when EnvBinary is unset; the server stops when the
+// test ends, and its log is printed if the test failed.
 func Start(t testing.TB, o Options) *Server {
 	t.Helper()
-	bin := Binary(t)
-	dir := t.TempDir()
-	port, err := freePort()
+	s, err := Launch(Binary(t), t.TempDir(), o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Close()
+		if t.Failed() {
+			t.Logf("ollama serve log (last 4 KB):\n%s", tail(s.Log(), 4096))
+		}
+	})
+	return s
+}
+
+// Launch starts `ollama serve` from bin on a free loopback port, with its
+// models and home in dir, and waits until it answers (at most 60 s). Close
+// stops it.
+func Launch(bin, dir string, o Options) (*Server, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
 	}
 	s := &Server{Addr: "127.0.0.1:" + strconv.Itoa(port), bin: bin, dir: dir, log: &bytes.Buffer{}}
 	s.URL = "http://" + s.Addr
@@ -101,36 +119,34 @@ func Start(t testing.TB, o Options) *Server {
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its runners stop with it
 	if err := s.cmd.Start(); err != nil {
-		t.Fatalf("start %s serve: %v", bin, err)
+		return nil, fmt.Errorf("start %s serve: %w", bin, err)
 	}
-	t.Cleanup(func() {
-		s.stop()
-		if t.Failed() {
-			t.Logf("ollama serve log (last 4 KB):\n%s", tail(s.log.String(), 4096))
-		}
-	})
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		resp, err := http.Get(s.URL + "/api/version")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return s
+				return s, nil
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("ollama serve did not answer at %s within 60 s", s.URL)
+			s.Close()
+			return nil, fmt.Errorf("ollama serve did not answer at %s within 60 s:\n%s", s.URL, tail(s.Log(), 2048))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 }
 
-func (s *Server) stop() {
-	if s.cmd.Process == nil {
+// Log returns what the server printed so far (call it after Close for
+// the whole of it).
+func (s *Server) Log() string { return s.log.String() }
+
+// Close stops the server and the model runners it started.
+func (s *Server) Close() {
+	if s.cmd.Process == nil || s.cmd.ProcessState != nil {
 		return
 	}
-	// The whole process group: the server and the model runners it
-	// started.
 	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() { s.cmd.Wait(); close(done) }()
@@ -143,39 +159,65 @@ func (s *Server) stop() {
 }
 
 // ChatModel generates a tiny llama chat model from seed and creates it on
-// the server as name. Different seeds give models with different digests;
-// the same seed gives the same one. Its Modelfile sets temperature 0.8
-// (a random model at temperature 0 tends to repeat one token until
-// Ollama stops it) and one thread (two threads on a busy two-core
-// machine are slower than one for a model this small).
+// the server as name, failing the test on error (see CreateChatModel).
 func (s *Server) ChatModel(t testing.TB, name string, seed uint64) {
 	t.Helper()
-	gguf := filepath.Join(s.dir, fmt.Sprintf("llama-%d.gguf", seed))
-	if err := writeTinyLlama(gguf, seed); err != nil {
+	if err := s.CreateChatModel(name, seed); err != nil {
 		t.Fatal(err)
 	}
-	s.create(t, name, "FROM "+gguf+"\n"+
+}
+
+// EmbedModel generates the tiny BERT embedding model from seed and
+// creates it on the server as name, failing the test on error.
+func (s *Server) EmbedModel(t testing.TB, name string, seed uint64) {
+	t.Helper()
+	if err := s.CreateEmbedModel(name, seed); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Digest returns the model's digest as GET /api/tags reports it, failing
+// the test on error.
+func (s *Server) Digest(t testing.TB, name string) string {
+	t.Helper()
+	d, err := s.ModelDigest(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// CreateChatModel generates a tiny llama chat model from seed and creates
+// it on the server as name. Different seeds give models with different
+// digests; the same seed the same one. Its Modelfile sets one thread (two
+// threads on a busy two-core machine are slower than one for a model this
+// small). Asked at temperature 0, a random model tends to repeat one token
+// until Ollama stops the answer: ask it at a temperature above zero.
+func (s *Server) CreateChatModel(name string, seed uint64) error {
+	gguf := filepath.Join(s.dir, fmt.Sprintf("llama-%d.gguf", seed))
+	if err := writeTinyLlama(gguf, seed); err != nil {
+		return err
+	}
+	return s.create(name, "FROM "+gguf+"\n"+
 		`TEMPLATE """{{- range .Messages }}<|{{ .Role }}|>`+"\n"+`{{ .Content }}`+"\n"+`{{ end }}<|assistant|>`+"\n"+`"""`+"\n"+
 		"PARAMETER num_thread 1\n")
 }
 
-// EmbedModel generates the tiny BERT embedding model from seed and
+// CreateEmbedModel generates the tiny BERT embedding model from seed and
 // creates it on the server as name.
-func (s *Server) EmbedModel(t testing.TB, name string, seed uint64) {
-	t.Helper()
+func (s *Server) CreateEmbedModel(name string, seed uint64) error {
 	gguf := filepath.Join(s.dir, fmt.Sprintf("bert-%d.gguf", seed))
 	if err := writeTinyBERT(gguf, seed); err != nil {
-		t.Fatal(err)
+		return err
 	}
-	s.create(t, name, "FROM "+gguf+"\nPARAMETER num_thread 1\n")
+	return s.create(name, "FROM "+gguf+"\nPARAMETER num_thread 1\n")
 }
 
 // create runs `ollama create name -f Modelfile` against the server.
-func (s *Server) create(t testing.TB, name, modelfile string) {
-	t.Helper()
+func (s *Server) create(name, modelfile string) error {
 	mf := filepath.Join(s.dir, "Modelfile-"+strings.NewReplacer(":", "_", "/", "_").Replace(name))
 	if err := os.WriteFile(mf, []byte(modelfile), 0o644); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -183,31 +225,30 @@ func (s *Server) create(t testing.TB, name, modelfile string) {
 	cmd.Env = s.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("ollama create %s: %v\n%s", name, err, tail(string(out), 2048))
+		return fmt.Errorf("ollama create %s: %v\n%s", name, err, tail(string(out), 2048))
 	}
+	return nil
 }
 
-// Digest returns the model's digest as GET /api/tags reports it.
-func (s *Server) Digest(t testing.TB, name string) string {
-	t.Helper()
+// ModelDigest returns the model's digest as GET /api/tags reports it.
+func (s *Server) ModelDigest(name string) (string, error) {
 	resp, err := http.Get(s.URL + "/api/tags")
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	defer resp.Body.Close()
 	var tags struct {
 		Models []struct{ Name, Digest string }
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&tags); err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	for _, m := range tags.Models {
 		if m.Name == name || m.Name == name+":latest" {
-			return m.Digest
+			return m.Digest, nil
 		}
 	}
-	t.Fatalf("model %s not on the server", name)
-	return ""
+	return "", fmt.Errorf("model %s not on the server", name)
 }
 
 func freePort() (int, error) {

@@ -22,18 +22,30 @@ type Proxy struct {
 	maxFlight atomic.Int64
 	mu        sync.Mutex
 	onCall    func(n int64)
+	srv       *httptest.Server
 }
 
 // Proxy starts a counting proxy in front of s, closed when the test ends.
 func (s *Server) Proxy(t testing.TB) *Proxy {
 	t.Helper()
-	target, err := url.Parse(s.URL)
+	p, err := NewProxy(s.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rp := httputil.NewSingleHostReverseProxy(target)
+	t.Cleanup(p.Close)
+	return p
+}
+
+// NewProxy starts a counting proxy in front of the server at target (a
+// base URL). Close stops it.
+func NewProxy(target string) (*Proxy, error) {
+	u, err := url.Parse(target)
+	if err != nil {
+		return nil, err
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
 	p := &Proxy{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && (r.URL.Path == "/api/chat" || strings.HasSuffix(r.URL.Path, "/chat/completions")) {
 			n := p.calls.Add(1)
 			f := p.inFlight.Add(1)
@@ -53,11 +65,13 @@ func (s *Server) Proxy(t testing.TB) *Proxy {
 		}
 		rp.ServeHTTP(w, r)
 	}))
-	t.Cleanup(srv.Close)
-	p.URL = srv.URL
-	p.Addr = strings.TrimPrefix(srv.URL, "http://")
-	return p
+	p.URL = p.srv.URL
+	p.Addr = strings.TrimPrefix(p.srv.URL, "http://")
+	return p, nil
 }
+
+// Close stops the proxy.
+func (p *Proxy) Close() { p.srv.Close() }
 
 // Calls is the number of answer requests so far.
 func (p *Proxy) Calls() int64 { return p.calls.Load() }

@@ -92,8 +92,29 @@ func Hint(a hint.Action) string {
 		return "repair or remove that sidecar, or capture the paper again"
 	case hint.CompileEach:
 		return "rebuild each with crossmem compile <cite_key>"
+	case hint.StartOllama:
+		return "start Ollama with `ollama serve`, then `ollama pull " + model(a) + "` (or set OLLAMA_HOST to where it runs)"
+	case hint.PullModel:
+		return "run `ollama pull " + model(a) + "`"
+	case hint.StartModelServer:
+		return "start the server (e.g. `llama-server -m <model.gguf> --port 8080`), or set [llm] url in the config file to where it runs"
+	case hint.ChooseModel:
+		return "set [llm] model in the config file to a model the server lists"
+	case hint.EnrichAgain:
+		if a.Key != "" {
+			return "run crossmem enrich " + a.Key + " again to ask for the rest"
+		}
+		return "run crossmem enrich again to ask for the rest"
 	}
 	return ""
+}
+
+// model is an Action's model name, or a placeholder.
+func model(a hint.Action) string {
+	if a.What == "" {
+		return "<model>"
+	}
+	return a.What
 }
 
 // ErrorText words err as an MCP tool's error result says it: "Error:

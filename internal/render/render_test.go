@@ -50,6 +50,32 @@ func TestHits(t *testing.T) {
 	}
 }
 
+// A hit found through the advisory lane says so, and its paraphrase and
+// implication are labelled as what they are; the excerpt is the verbatim
+// text.
+func TestHitsAdvisory(t *testing.T) {
+	hits := []search.Hit{{CiteKey: "k2020", Title: "T", ChunkID: "p1s0c1", Page: 1, Excerpt: "The verbatim text.", Link: "file:///w/1.md",
+		AdvisoryMatch: true, Advisory: &search.Advisory{Paraphrase: "A restatement.", Implication: "Why it matters."},
+		Explain: &search.Explain{AdvisoryRank: 1, AdvisoryScore: 2.25, Fused: 0.008197}}}
+	want := `1. [k2020] T
+   section: p.1
+   chunk: p1s0c1
+   excerpt: The verbatim text.
+   matched: the model-written paraphrase/implication (advisory; quote only the chunk's verbatim text)
+   paraphrase (advisory, not quotable): A restatement.
+   implication (advisory, not quotable): Why it matters.
+   link: file:///w/1.md
+explain:
+  1. k2020 p1s0c1: phrase=false bm25_rank=0 bm25=0.0000 vector_rank=0 vector=0.0000 advisory_rank=1 advisory=2.2500 fused=0.008197`
+	if got := SearchText("q", &search.Result{Hits: hits}, true); got != want {
+		t.Errorf("SearchText =\n%s\nwant\n%s", got, want)
+	}
+	hits[0].AdvisoryMatch = false
+	if got := Hits("q", hits); strings.Contains(got, "matched:") || !strings.Contains(got, "paraphrase (advisory, not quotable): A restatement.") {
+		t.Errorf("a hit matched by its own words:\n%s", got)
+	}
+}
+
 func TestCite(t *testing.T) {
 	out := Cite(&cite.Citation{Key: "old2017", CiteKey: "new2017", Style: citation.APA, Text: "A.", CitedVersion: metadata.VersionCaptured})
 	if out.Key != "old2017" || out.CiteKey != "new2017" || out.Format != "apa" || out.Warnings == nil {

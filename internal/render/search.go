@@ -26,7 +26,9 @@ func Recall(query string, res *search.Result) RecallOutput {
 
 // Hits renders search results as the seed's numbered list (cite key and
 // title, then section, chunk, excerpt and link lines), or "No results for
-// query: '<q>'".
+// query: '<q>'". A chunk with a model-written paraphrase or implication
+// has them on lines labelled advisory, after a line saying whether the
+// query matched them; the excerpt stays the only quotable text.
 func Hits(query string, hits []search.Hit) string {
 	if len(hits) == 0 {
 		return fmt.Sprintf("No results for query: '%s'", query)
@@ -40,6 +42,17 @@ func Hits(query string, hits []search.Hit) string {
 		fmt.Fprintf(&b, "   section: %s\n", h.Location())
 		fmt.Fprintf(&b, "   chunk: %s\n", h.ChunkID)
 		fmt.Fprintf(&b, "   excerpt: %s\n", h.Excerpt)
+		if h.AdvisoryMatch {
+			b.WriteString("   matched: the model-written paraphrase/implication (advisory; quote only the chunk's verbatim text)\n")
+		}
+		if a := h.Advisory; a != nil {
+			if a.Paraphrase != "" {
+				fmt.Fprintf(&b, "   paraphrase (advisory, not quotable): %s\n", a.Paraphrase)
+			}
+			if a.Implication != "" {
+				fmt.Fprintf(&b, "   implication (advisory, not quotable): %s\n", a.Implication)
+			}
+		}
 		fmt.Fprintf(&b, "   link: %s\n", h.Link)
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -55,8 +68,12 @@ func Explain(hits []search.Hit, notes []string) string {
 	}
 	for i, h := range hits {
 		if e := h.Explain; e != nil {
-			fmt.Fprintf(&b, "\n  %d. %s %s: phrase=%v bm25_rank=%d bm25=%.4f vector_rank=%d vector=%.4f fused=%.6f",
-				i+1, h.CiteKey, h.ChunkID, e.Phrase, e.BM25Rank, e.BM25Score, e.VectorRank, e.VectorScore, e.Fused)
+			fmt.Fprintf(&b, "\n  %d. %s %s: phrase=%v bm25_rank=%d bm25=%.4f vector_rank=%d vector=%.4f",
+				i+1, h.CiteKey, h.ChunkID, e.Phrase, e.BM25Rank, e.BM25Score, e.VectorRank, e.VectorScore)
+			if e.AdvisoryRank > 0 {
+				fmt.Fprintf(&b, " advisory_rank=%d advisory=%.4f", e.AdvisoryRank, e.AdvisoryScore)
+			}
+			fmt.Fprintf(&b, " fused=%.6f", e.Fused)
 		}
 	}
 	return b.String()
