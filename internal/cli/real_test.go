@@ -111,7 +111,7 @@ func TestRealEnrichCLI(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &first); err != nil {
 		t.Fatalf("--json output of the interrupted run: %v\n%s", err, stdout.String())
 	}
-	if !first.Interrupted || first.Answered == 0 || first.Answered >= total || !strings.Contains(stderr.String(), "run crossmem enrich again") {
+	if !first.Interrupted || first.Answered == 0 || first.Answered >= total || !strings.Contains(stderr.String(), "crossmem: hint: run crossmem enrich "+key+" again") {
 		t.Fatalf("interrupted run: %+v\n%s", first, stderr.String())
 	}
 	if got := annotatedTexts(readNote(t, notePath[0])); got != first.Answered {
