@@ -27,6 +27,10 @@ const (
 	TypeListItem  = string(layout.ListItem)
 	TypeFootnote  = string(layout.Footnote)
 	TypeReference = string(layout.Reference) // one bibliography entry
+	// TypeTableText and TypeFigureText are the text inside a table (its
+	// cells, row by row) and inside a figure (labels, legends).
+	TypeTableText  = string(layout.TableText)
+	TypeFigureText = string(layout.FigureText)
 	// TypePageHeader, TypePageFooter and TypeMarginNote are page
 	// furniture: running heads, page numbers, banners and stamps.
 	TypePageHeader = string(layout.PageHeader)

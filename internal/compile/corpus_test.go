@@ -81,7 +81,7 @@ func TestCorpus(t *testing.T) {
 		"ol_dolma-page-1.pdf":     {1: chunk.ReasonScrambled},
 		"ol_olmo-page-1.pdf":      {1: chunk.ReasonScrambled},
 	}
-	var totalChunks, contiguous, lineChecked int
+	var totalChunks, contiguous, lineChecked, body int
 	var reordered []string
 	for _, f := range files {
 		name := filepath.Base(f)
@@ -147,7 +147,13 @@ func TestCorpus(t *testing.T) {
 				ink = inkOnly(txt)
 				pageInk[c.Page] = ink
 			}
-			if strings.Contains(ink, inkOnly(c.Text)) {
+			// A table's or figure's text is read row by row, which the
+			// content stream rarely is: its lines are checked one by one.
+			float := c.Type == chunk.TypeTableText || c.Type == chunk.TypeFigureText
+			if !float {
+				body++
+			}
+			if !float && strings.Contains(ink, inkOnly(c.Text)) {
 				contiguous++
 				continue
 			}
@@ -176,8 +182,8 @@ func TestCorpus(t *testing.T) {
 	}
 	// Chunks not found whole are multi-line table cells whose content
 	// stream runs row by row; keep them rare.
-	if float64(contiguous) < 0.99*float64(totalChunks) {
-		t.Errorf("only %d of %d chunks are whole stretches of pdfium's page text", contiguous, totalChunks)
+	if float64(contiguous) < 0.99*float64(body) {
+		t.Errorf("only %d of %d chunks (tables and figures aside) are whole stretches of pdfium's page text", contiguous, body)
 	}
 	if totalChunks < 3000 {
 		t.Errorf("only %d chunks from the corpus", totalChunks)

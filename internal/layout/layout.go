@@ -37,8 +37,14 @@ const (
 	Figure    Kind = "figure"    // a figure caption ("Figure 3: ...")
 	Table     Kind = "table"     // a table caption ("Table 2: ...")
 	ListItem  Kind = "list_item" // one item of a bulleted or numbered list
-	Footnote  Kind = "footnote"  // a footnote at the foot of a page
-	Reference Kind = "reference" // one entry of a bibliography
+	// TableText is the text of a table's cells, row by row, left to right;
+	// FigureText the text drawn inside a figure (axis labels, legends,
+	// the labels of a diagram). Neither is running text, a heading or a
+	// section (see findFloats).
+	TableText  Kind = "table_text"
+	FigureText Kind = "figure_text"
+	Footnote   Kind = "footnote"  // a footnote at the foot of a page
+	Reference  Kind = "reference" // one entry of a bibliography
 	// PageHeader, PageFooter and MarginNote are page furniture: running
 	// heads, page numbers, journal banners and stamps at the top, at the
 	// bottom or in a side margin of the page (text set up the margin, such
@@ -193,7 +199,12 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 	}
 	bold := st.boldFonts(p.Fonts)
 	for gi, g := range orientations(p) {
-		blocks := analyzeFrame(g.chars, bold, g.extent, st)
+		var gs []pdf.Graphic
+		for _, x := range p.Graphics {
+			x.Box = rotateRect(x.Box, g.quarter)
+			gs = append(gs, x)
+		}
+		blocks := analyzeFrame(g.chars, gs, bold, g.extent, st)
 		for _, b := range blocks {
 			b.Rotated = gi > 0 && g.quarter != 0
 			b.Box = g.back(b.Box)
@@ -211,7 +222,7 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 
 // analyzeFrame lays out characters whose text runs left to right in their
 // coordinate frame; extent is the page in that frame.
-func analyzeFrame(chars []pdf.Char, bold []bool, extent pdf.Rect, st Stats) []*Block {
+func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []bool, extent pdf.Rect, st Stats) []*Block {
 	lines := buildLines(dropOverprint(chars), bold)
 	var horiz, vert []*Line
 	for _, l := range lines {
@@ -224,12 +235,18 @@ func analyzeFrame(chars []pdf.Char, bold []bool, extent pdf.Rect, st Stats) []*B
 	regions := buildRegions(horiz)
 	regions = mergeRegions(regions)
 	header, body, footer := peelMargins(regions, extent)
+	body = separateFloats(body, gs, extent, st)
 	var blocks []*Block
 	for _, group := range []struct {
 		rs   []*region
 		kind Kind
 	}{{header, PageHeader}, {orderRegions(body), ""}, {footer, PageFooter}} {
 		for _, r := range group.rs {
+			if r.kind != "" {
+				b := newBlock(r.kind, r.lines)
+				blocks = append(blocks, b)
+				continue
+			}
 			for _, b := range splitParagraphs(r, st) {
 				if group.kind != "" && !captionStart.MatchString(b.Text()) {
 					b.Kind = group.kind
@@ -308,11 +325,14 @@ func peelMargins(rs []*region, page pdf.Rect) (header, body, footer []*region) {
 	return h, rest, f
 }
 
-// region is a run of lines of one column with regular spacing.
+// region is a run of lines of one column with regular spacing, or the
+// lines of a float (kind TableText or FigureText, top to bottom and left to
+// right).
 type region struct {
 	lines []*Line
 	box   pdf.Rect
 	seq   int
+	kind  Kind
 }
 
 func (r *region) add(l *Line) {

@@ -251,6 +251,16 @@ func (r Rect) Union(o Rect) Rect {
 	return Rect{min(r.X0, o.X0), min(r.Y0, o.Y0), max(r.X1, o.X1), max(r.Y1, o.Y1)}
 }
 
+// Intersect returns the overlap of r and o, or the zero Rect when they do
+// not overlap.
+func (r Rect) Intersect(o Rect) Rect {
+	x := Rect{max(r.X0, o.X0), max(r.Y0, o.Y0), min(r.X1, o.X1), min(r.Y1, o.Y1)}
+	if x.X0 > x.X1 || x.Y0 > x.Y1 {
+		return Rect{}
+	}
+	return x
+}
+
 // Char is one character of the text layer as pdfium reports it.
 type Char struct {
 	// Rune is the Unicode value. It is 0 when the glyph has no Unicode
@@ -337,6 +347,11 @@ type Page struct {
 	Rotation int     // /Rotate in degrees clockwise: 0, 90, 180 or 270
 	Chars    []Char
 	Fonts    []Font
+	// Graphics holds the page's paths, images and shadings (see Graphic),
+	// in drawing order; GraphicsCut is true when the page has more objects
+	// than are read (a dense plot) and Graphics holds the first of them.
+	Graphics    []Graphic
+	GraphicsCut bool
 }
 
 // Page extracts the text layer of page n (1-based).
@@ -367,6 +382,9 @@ func (d *Document) Page(n int) (*Page, error) {
 		return nil, err
 	}
 	defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
+	var complete bool
+	p.Graphics, complete = d.graphics(pageReq, ox, oy)
+	p.GraphicsCut = !complete
 
 	fontIndex := map[Font]int{}
 	p.Chars = make([]Char, 0, cc.Count)

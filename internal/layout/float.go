@@ -1,0 +1,671 @@
+package layout
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/crossmem/crossmem/internal/pdf"
+)
+
+// Floats: tables and figures. Their text is not running text: table cells,
+// axis labels, legends and the labels of a diagram would otherwise come out
+// as a scatter of short paragraphs and false headings. findFloats finds
+// their areas on a page frame from three kinds of evidence, none of them
+// specific to a producer:
+//
+//   - ruled tables: three or more parallel rules (thin paths) of about the
+//     same extent, one above the other (booktabs' top, middle and bottom
+//     rules) or side by side (a grid), with the text between them set as
+//     cells rather than as running text;
+//   - text grids: three or more consecutive rows of short cells, each row
+//     at least two cells or a run of numbers, whose cells line up in
+//     columns (a table without rules);
+//   - figures: clusters of drawn graphics (paths, images, shadings) at
+//     least half an inch each way that hold no running text, grown by the
+//     short labels that touch them (tick labels, legends).
+//
+// Running text ("prose") is never put in a float: a framed box or a shaded
+// sidebar of paragraphs stays body text. The text of a float is one block
+// of kind TableText or FigureText, read row by row; captions stay blocks of
+// their own (Table, Figure). The areas are the foundation of figure and
+// table chunks (issue 12 extends them with crops and cells).
+
+// floatArea is a table or figure found on a frame.
+type floatArea struct {
+	kind Kind // TableText or FigureText
+	box  pdf.Rect
+}
+
+// Rules are thin paths: at most ruleThick points across and at least
+// ruleLong points along.
+const (
+	ruleThick = 2.5
+	ruleLong  = 12.0
+)
+
+var (
+	numberToken = regexp.MustCompile(`^[-−–+±(\[]*[0-9]+([.,:/][0-9]+)*[%)\]*†‡]*[.,;]?$`)
+	eqNumber    = regexp.MustCompile(`^\(\s*[0-9]{1,3}(\.[0-9]{1,3})?[a-z]?\s*\)$`)
+)
+
+// lineStats are the features of a line that tell running text from cells.
+type lineStats struct {
+	tokens, words, numbers int
+}
+
+func statsOf(l *Line) lineStats {
+	var s lineStats
+	for _, t := range strings.Fields(l.Text) {
+		s.tokens++
+		if numberToken.MatchString(t) {
+			s.numbers++
+			continue
+		}
+		letters, n := 0, 0
+		for _, r := range t {
+			n++
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+		if letters >= 2 && letters*10 >= n*6 {
+			s.words++
+		}
+	}
+	return s
+}
+
+// prose reports whether a line reads as running text: at least six tokens,
+// most of them words, and as wide as 18 of its ems.
+func prose(l *Line) bool {
+	s := statsOf(l)
+	return s.tokens >= 6 && s.words*10 >= s.tokens*6 && l.Box.Width() >= 18*l.Size
+}
+
+// numericRow reports whether a line is a row of numbers: at least three
+// number tokens making at least half of its tokens.
+func numericRow(l *Line) bool {
+	s := statsOf(l)
+	return s.numbers >= 3 && s.numbers*2 >= s.tokens
+}
+
+// roles marks the lines of a frame that no float may take: running text
+// and captions.
+type roles struct {
+	running, caption map[*Line]bool
+}
+
+// rolesOf marks running text — prose lines and the lines of their regions
+// next to them (a paragraph's short last line, a line with inline math) —
+// and captions: a line that starts with a caption label and the lines of
+// its region below it.
+func rolesOf(rs []*region) roles {
+	ro := roles{running: map[*Line]bool{}, caption: map[*Line]bool{}}
+	for _, r := range rs {
+		for i, l := range r.lines {
+			if prose(l) {
+				ro.running[l] = true
+			}
+			if captionStart.MatchString(l.Text) || i > 0 && ro.caption[r.lines[i-1]] {
+				ro.caption[l] = true
+			}
+		}
+		// Spread running text to the neighbouring lines of its region.
+		for changed := true; changed; {
+			changed = false
+			for i, l := range r.lines {
+				if ro.running[l] {
+					continue
+				}
+				for _, j := range []int{i - 1, i + 1} {
+					if j < 0 || j >= len(r.lines) || !ro.running[r.lines[j]] {
+						continue
+					}
+					o := r.lines[j]
+					s := math.Max(o.Size, l.Size)
+					if math.Abs(o.Base-l.Base) < 1.75*s && math.Abs(o.Box.X0-l.Box.X0) < 2.5*s && l.Box.X1 <= o.Box.X1+s {
+						ro.running[l] = true
+						changed = true
+						break
+					}
+				}
+			}
+		}
+	}
+	return ro
+}
+
+// findFloats returns the float areas of a frame's body regions; gs are
+// the page's graphics in the frame's coordinates, extent the page.
+func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []floatArea {
+	var lines []*Line
+	for _, r := range rs {
+		lines = append(lines, r.lines...)
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	ro := rolesOf(rs)
+	var areas []floatArea
+	var hRules, vRules, marks []pdf.Rect
+	pageArea := extent.Width() * extent.Height()
+	for _, g := range gs {
+		b := g.Box
+		w, h := b.Width(), b.Height()
+		switch {
+		case w*h > 0.6*pageArea:
+			// A page background or a frame around the whole page.
+		case h <= ruleThick && w >= ruleLong:
+			hRules = append(hRules, b)
+		case w <= ruleThick && h >= ruleLong:
+			vRules = append(vRules, b)
+		default:
+			marks = append(marks, b)
+		}
+	}
+	for _, a := range ruledTables(hRules, vRules, lines, ro) {
+		areas = append(areas, floatArea{TableText, a})
+	}
+	for _, a := range textGrids(lines, areas, ro) {
+		areas = append(areas, floatArea{TableText, a})
+	}
+	for _, a := range figures(marks, hRules, vRules, lines, areas, ro) {
+		areas = append(areas, floatArea{FigureText, a})
+	}
+	return areas
+}
+
+// inside reports whether most of line l lies in box a.
+func inside(l *Line, a pdf.Rect) bool {
+	x := l.Box.Intersect(a)
+	if x == (pdf.Rect{}) {
+		return false
+	}
+	lw, lh := math.Max(l.Box.Width(), 0.1), math.Max(l.Box.Height(), 0.1)
+	return x.Width() >= 0.6*lw && x.Height() >= 0.5*lh
+}
+
+// ruledTables finds tables drawn with rules: groups of at least three
+// horizontal rules of about the same extent, each within a few lines of
+// the next, or two horizontal rules with at least three vertical rules
+// between them. The text inside must not be running text.
+func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
+	sort.Slice(h, func(i, j int) bool { return h[i].Y1 > h[j].Y1 })
+	used := make([]bool, len(h))
+	var out []pdf.Rect
+	for i := range h {
+		if used[i] {
+			continue
+		}
+		group := []int{i}
+		box := h[i]
+		for j := i + 1; j < len(h); j++ {
+			if used[j] {
+				continue
+			}
+			last := h[group[len(group)-1]]
+			if last.Y0-h[j].Y1 > 120 {
+				break
+			}
+			ov := math.Min(box.X1, h[j].X1) - math.Max(box.X0, h[j].X0)
+			if ov < 0.8*math.Min(box.Width(), h[j].Width()) || h[j].Width() < 0.5*box.Width() || box.Width() < 0.5*h[j].Width() {
+				continue
+			}
+			group = append(group, j)
+			box = box.Union(h[j])
+		}
+		vert := 0
+		for _, r := range v {
+			if r.X0 >= box.X0-3 && r.X1 <= box.X1+3 && r.Y1 > box.Y0 && r.Y0 < box.Y1 {
+				vert++
+			}
+		}
+		if len(group) < 3 && !(len(group) == 2 && vert >= 3) {
+			continue
+		}
+		// Horizontal rules of one table lie close together: split the group
+		// where the text between two rules is running text (rules that
+		// frame paragraphs, a rule above a footnote and a table).
+		if !tabularText(box, lines, ro) {
+			continue
+		}
+		for _, k := range group {
+			used[k] = true
+		}
+		out = append(out, box)
+	}
+	return out
+}
+
+// tabularText reports whether the lines in box read as a table rather than
+// running text: fewer than half of them are running text as wide as most
+// of the box, and a third of the rows have two or more cells or are rows
+// of numbers.
+func tabularText(box pdf.Rect, lines []*Line, ro roles) bool {
+	var in []*Line
+	for _, l := range lines {
+		if inside(l, box) {
+			in = append(in, l)
+		}
+	}
+	if len(in) == 0 {
+		return false
+	}
+	wide := 0
+	for _, l := range in {
+		if ro.running[l] && l.Box.Width() > 0.6*box.Width() {
+			wide++
+		}
+	}
+	if wide*2 >= len(in) {
+		return false
+	}
+	rows := rowsOf(in)
+	cells := 0
+	for _, r := range rows {
+		if len(r.lines) >= 2 || numericRow(r.lines[0]) {
+			cells++
+		}
+	}
+	return cells*3 >= len(rows)
+}
+
+// row is a set of lines that share a baseline.
+type row struct {
+	lines []*Line
+	box   pdf.Rect
+	base  float64
+	size  float64
+}
+
+// rowsOf groups lines by baseline, top first; a row's lines are left to
+// right.
+func rowsOf(lines []*Line) []*row {
+	ls := append([]*Line(nil), lines...)
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Base > ls[j].Base })
+	var out []*row
+	for _, l := range ls {
+		if n := len(out); n > 0 && math.Abs(out[n-1].base-l.Base) < 0.35*math.Max(out[n-1].size, l.Size) {
+			r := out[n-1]
+			r.lines = append(r.lines, l)
+			r.box = r.box.Union(l.Box)
+			continue
+		}
+		out = append(out, &row{lines: []*Line{l}, box: l.Box, base: l.Base, size: l.Size})
+	}
+	for _, r := range out {
+		sort.Slice(r.lines, func(i, j int) bool { return r.lines[i].Box.X0 < r.lines[j].Box.X0 })
+	}
+	return out
+}
+
+// textGrids finds tables without rules: runs of at least three rows whose
+// cells are not running text, each row either two or more cells close
+// enough to belong together or a run of numbers, one below the other at a
+// regular pitch, with cells lining up in at least two columns over most of
+// the rows. A run must hold numbers in a quarter of its cells or span at
+// least five rows (an author grid on a title page does neither). Rows are
+// looked for per column of the page: lines of running text split the page
+// into the parts they do not cover.
+func textGrids(lines []*Line, taken []floatArea, ro roles) []pdf.Rect {
+	var free []*Line
+	for _, l := range lines {
+		in := false
+		for _, a := range taken {
+			if inside(l, a.box) {
+				in = true
+				break
+			}
+		}
+		if !in {
+			free = append(free, l)
+		}
+	}
+	rows := rowsOf(free)
+	// Cells of a row: lines that are not prose, in x-order.
+	type cand struct {
+		r     *row
+		cells []*Line
+		ok    bool
+	}
+	var cs []cand
+	for _, r := range rows {
+		var cells []*Line
+		for _, l := range r.lines {
+			if ro.running[l] || ro.caption[l] || eqNumber.MatchString(l.Text) {
+				continue
+			}
+			cells = append(cells, l)
+		}
+		ok := false
+		switch {
+		case len(cells) >= 2:
+			// Cells belong together when they are not a whole column width
+			// apart: the widest gap is at most a third of the row.
+			ok = true
+			for i := 1; i < len(cells); i++ {
+				if cells[i].Box.X0-cells[i-1].Box.X1 > 12*r.size {
+					ok = false
+				}
+			}
+		case len(cells) == 1 && numericRow(cells[0]):
+			ok = true
+		}
+		cs = append(cs, cand{r, cells, ok})
+	}
+	var out []pdf.Rect
+	for i := 0; i < len(cs); {
+		if !cs[i].ok {
+			i++
+			continue
+		}
+		j := i + 1
+		box := cellsBox(cs[i].cells)
+		for j < len(cs) && cs[j].ok {
+			prev := cs[j-1].r
+			gap := prev.box.Y0 - cs[j].r.box.Y1
+			nb := cellsBox(cs[j].cells)
+			ov := math.Min(box.X1, nb.X1) - math.Max(box.X0, nb.X0)
+			if gap > 2.5*math.Max(prev.size, cs[j].r.size) || ov < 0.3*math.Min(box.Width(), nb.Width()) {
+				break
+			}
+			box = box.Union(nb)
+			j++
+		}
+		run := cs[i:j]
+		i = j
+		if len(run) < 3 {
+			continue
+		}
+		cells, numbers := 0, 0
+		var all []*Line
+		for _, c := range run {
+			for _, l := range c.cells {
+				cells++
+				all = append(all, l)
+				s := statsOf(l)
+				if s.numbers*2 >= s.tokens {
+					numbers++
+				}
+			}
+		}
+		if numbers*4 < cells && len(run) < 5 {
+			continue
+		}
+		if columns(all, len(run)) < 2 && numbers*2 < cells {
+			continue
+		}
+		out = append(out, box)
+	}
+	return out
+}
+
+func cellsBox(ls []*Line) pdf.Rect {
+	var b pdf.Rect
+	for _, l := range ls {
+		b = b.Union(l.Box)
+	}
+	return b
+}
+
+// columns counts the x positions (left edges, right edges or centres,
+// within 3 points) that at least half of n rows share.
+func columns(cells []*Line, n int) int {
+	type edge struct {
+		x    float64
+		kind int
+	}
+	var es []edge
+	for _, l := range cells {
+		es = append(es, edge{l.Box.X0, 0}, edge{l.Box.X1, 1}, edge{(l.Box.X0 + l.Box.X1) / 2, 2})
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].x < es[j].x })
+	count := 0
+	last := math.Inf(-1)
+	for i, e := range es {
+		if e.x-last < 6 {
+			continue // one column counted once
+		}
+		k := 0
+		for _, f := range es[i:] {
+			if f.x-e.x > 3 {
+				break
+			}
+			if f.kind == e.kind {
+				k++
+			}
+		}
+		if k*2 >= n && k >= 3 {
+			count++
+			last = e.x
+		}
+	}
+	return count
+}
+
+// figures finds figure areas: clusters of graphics (rules included, so
+// that a plot's axes hold its marks together) at least 36 points each
+// way, that are not only rules and whose text is not running text; each
+// is grown by the lines that are not prose and lie within a line's height
+// of it, until no more do.
+func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles) []pdf.Rect {
+	var items []pdf.Rect
+	isMark := map[int]bool{}
+	for _, m := range marks {
+		isMark[len(items)] = true
+		items = append(items, m)
+	}
+	items = append(items, h...)
+	items = append(items, v...)
+	// Leave out graphics inside tables found already.
+	var keep []pdf.Rect
+	keepMark := map[int]bool{}
+	for i, b := range items {
+		in := false
+		for _, a := range taken {
+			x := b.Intersect(a.box)
+			if x != (pdf.Rect{}) && x.Width()*x.Height() >= 0.5*b.Width()*b.Height() {
+				in = true
+				break
+			}
+		}
+		if !in {
+			keepMark[len(keep)] = isMark[i]
+			keep = append(keep, b)
+		}
+	}
+	clusters := clusterRects(keep, keepMark, 4)
+	var out []pdf.Rect
+	for _, c := range clusters {
+		if !c.marks || c.box.Width() < 36 || c.box.Height() < 36 {
+			continue
+		}
+		box := c.box
+		// Running text inside: a framed or shaded box of text.
+		n, proseLines := 0, 0
+		for _, l := range lines {
+			if inside(l, box) {
+				n++
+				if ro.running[l] {
+					proseLines++
+				}
+			}
+		}
+		if proseLines*3 > n || proseLines >= 3 {
+			continue
+		}
+		box = grow(box, lines, taken, ro)
+		out = append(out, box)
+	}
+	// Areas found twice (a figure grown over a neighbouring cluster) are
+	// merged.
+	return mergeRects(out)
+}
+
+type cluster struct {
+	box   pdf.Rect
+	marks bool // holds something other than rules
+}
+
+// clusterRects joins rectangles that come within gap points of each other.
+func clusterRects(rs []pdf.Rect, mark map[int]bool, gap float64) []cluster {
+	parent := make([]int, len(rs))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	idx := make([]int, len(rs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return rs[idx[a]].X0 < rs[idx[b]].X0 })
+	for a := 0; a < len(idx); a++ {
+		ra := rs[idx[a]]
+		for b := a + 1; b < len(idx); b++ {
+			rb := rs[idx[b]]
+			if rb.X0 > ra.X1+gap {
+				break
+			}
+			if rb.Y0 <= ra.Y1+gap && rb.Y1 >= ra.Y0-gap {
+				parent[find(idx[a])] = find(idx[b])
+			}
+		}
+	}
+	byRoot := map[int]*cluster{}
+	var order []int
+	for i, r := range rs {
+		root := find(i)
+		c := byRoot[root]
+		if c == nil {
+			c = &cluster{}
+			byRoot[root] = c
+			order = append(order, root)
+		}
+		c.box = c.box.Union(r)
+		c.marks = c.marks || mark[i]
+	}
+	var out []cluster
+	for _, root := range order {
+		out = append(out, *byRoot[root])
+	}
+	return out
+}
+
+// grow extends a figure area by the lines that are not running text,
+// captions or inside another float and that come within a line's height
+// of it, until no more do.
+func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles) pdf.Rect {
+	for changed := true; changed; {
+		changed = false
+		for _, l := range lines {
+			if inside(l, box) || ro.running[l] || ro.caption[l] {
+				continue
+			}
+			s := math.Max(l.Size, 4)
+			near := l.Box.X1 >= box.X0-s && l.Box.X0 <= box.X1+s && l.Box.Y1 >= box.Y0-0.8*s && l.Box.Y0 <= box.Y1+0.8*s
+			if !near {
+				continue
+			}
+			// A line wider than the figure that sticks out on both sides
+			// is not one of its labels.
+			if l.Box.X0 < box.X0-2*s && l.Box.X1 > box.X1+2*s {
+				continue
+			}
+			taken2 := false
+			for _, a := range taken {
+				if inside(l, a.box) {
+					taken2 = true
+					break
+				}
+			}
+			if taken2 {
+				continue
+			}
+			box = box.Union(l.Box)
+			changed = true
+		}
+	}
+	return box
+}
+
+// mergeRects merges overlapping rectangles.
+func mergeRects(rs []pdf.Rect) []pdf.Rect {
+	for changed := true; changed; {
+		changed = false
+	outer:
+		for i := range rs {
+			for j := i + 1; j < len(rs); j++ {
+				if rs[i].Intersect(rs[j]) != (pdf.Rect{}) {
+					rs[i] = rs[i].Union(rs[j])
+					rs = append(rs[:j], rs[j+1:]...)
+					changed = true
+					break outer
+				}
+			}
+		}
+	}
+	return rs
+}
+
+// separateFloats takes the lines of the floats findFloats finds out of the
+// body regions: each float becomes a region of its own kind, and the
+// remaining lines are grouped into regions again.
+func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []*region {
+	var lines []*Line
+	for _, r := range body {
+		lines = append(lines, r.lines...)
+	}
+	ro := rolesOf(body)
+	areas := findFloats(body, gs, extent, st)
+	if len(areas) == 0 {
+		return body
+	}
+	floats := make([]*region, len(areas))
+	var rest []*Line
+	for _, l := range lines {
+		placed := false
+		if !ro.caption[l] {
+			for i, a := range areas {
+				if inside(l, a.box) {
+					if floats[i] == nil {
+						floats[i] = &region{kind: a.kind}
+					}
+					floats[i].add(l)
+					placed = true
+					break
+				}
+			}
+		}
+		if !placed {
+			rest = append(rest, l)
+		}
+	}
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i].seq < rest[j].seq })
+	out := mergeRegions(buildRegions(rest))
+	for _, f := range floats {
+		if f == nil {
+			continue
+		}
+		sortLinesTopDown(f.lines)
+		f.seq = f.lines[0].seq
+		out = append(out, f)
+	}
+	for i, r := range out {
+		if r.kind == "" {
+			r.seq = r.lines[0].seq
+		}
+		_ = i
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out
+}
