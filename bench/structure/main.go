@@ -263,9 +263,9 @@ func measure(e *pdf.Engine, path, gtDir string, dump bool, w io.Writer) (*fileRe
 		switch c.Type {
 		case chunk.TypeParagraph, chunk.TypeHeading:
 			for _, l := range strings.Split(c.Text, "\n") {
-				if kind, ok := furn[furnKey{c.Page, normLine(l)}]; ok {
+				if kind, ok := furn[furnKey{c.Page, normLine(l)}]; ok && overlaps(c.BBox, kind.box, sizes[c.Page-1]) {
 					r.furnitureInBody++
-					r.miss("furniture (%s) in %s %s p%d: %q", kind, c.Type, c.ID, c.Page, l)
+					r.miss("furniture (%s) in %s %s p%d: %q", kind.kind, c.Type, c.ID, c.Page, l)
 					break
 				}
 			}
@@ -657,6 +657,22 @@ type furnKey struct {
 	line string
 }
 
+// furnLine is a line of furniture: what kind, and poppler's line (its box).
+type furnLine struct {
+	kind string
+	box  popLine
+}
+
+// overlaps reports whether a chunk's box (PDF points from the bottom-left)
+// overlaps a poppler line's box (from the top-left) on a page of the given
+// size: the furniture line is then part of the chunk, not a copy of its
+// text elsewhere on the page (a "2" in a figure on page 2).
+func overlaps(box [4]float64, l popLine, size [2]float64) bool {
+	h := size[1]
+	y0, y1 := h-l.yMax, h-l.yMin
+	return box[0] < l.xMax+1 && box[2] > l.xMin-1 && box[1] < y1+1 && box[3] > y0-1
+}
+
 var (
 	pageNumber = regexp.MustCompile(`^(?i:page\s+)?([0-9]{1,4}|[ivxlc]{1,7})(\s+(of|/)\s+[0-9]{1,4})?$`)
 	digits     = regexp.MustCompile(`[0-9]+`)
@@ -672,8 +688,8 @@ var (
 // and a line wholly outside the horizontal extent of the page's text
 // column(s) that is much taller than wide (text set up the margin, such as
 // the arXiv identifier).
-func furnitureLines(lines []popLine, sizes [][2]float64) map[furnKey]string {
-	out := map[furnKey]string{}
+func furnitureLines(lines []popLine, sizes [][2]float64) map[furnKey]furnLine {
+	out := map[furnKey]furnLine{}
 	type place struct {
 		top  bool
 		text string
@@ -712,13 +728,13 @@ func furnitureLines(lines []popLine, sizes [][2]float64) map[furnKey]string {
 		inMargin := l.yMax < 0.08*h || l.yMin > 0.92*h
 		switch {
 		case inMargin && pageNumber.MatchString(key.line):
-			out[key] = "page number"
+			out[key] = furnLine{"page number", l}
 		case inMargin && len(pagesWith[place{l.yMax < 0.08*h, masked}]) >= max(3, (n+3)/4):
-			out[key] = "running head"
+			out[key] = furnLine{"running head", l}
 		case len(anywhere[fmt.Sprintf("%s@%.0f,%.0f", masked, l.xMin/10, l.yMin/10)]) >= max(3, (n+1)/2) && len([]rune(key.line)) > 3:
-			out[key] = "stamp"
+			out[key] = furnLine{"stamp", l}
 		case (l.xMax < 0.09*w || l.xMin > 0.91*w) && l.yMax-l.yMin > 3*(l.xMax-l.xMin):
-			out[key] = "margin stamp"
+			out[key] = furnLine{"margin stamp", l}
 		}
 	}
 	return out

@@ -48,7 +48,7 @@ func Document(pages []*pdf.Page, s pdf.Structure) []*Page {
 // of the width at each side, where running heads, page numbers and stamps
 // are looked for.
 const (
-	furnitureZone = 0.10
+	furnitureZone = 0.12
 	sideZone      = 0.09
 )
 
@@ -66,7 +66,7 @@ func furnitureKey(text string) string {
 
 // furniture marks page furniture:
 //
-//   - a short block (at most two lines) in the top or bottom 10 % of the
+//   - a short block (at most two lines) in the top or bottom 12 % of the
 //     page whose text, digits masked, recurs in the same zone on at least
 //     two pages (three in documents of more than four pages): running
 //     heads, journal banners, footers with page numbers;

@@ -153,11 +153,16 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 	var hRules, vRules, marks []pdf.Rect
 	pageArea := extent.Width() * extent.Height()
 	for _, g := range gs {
-		b := g.Box
+		b := g.Box.Intersect(extent)
+		if b == (pdf.Rect{}) {
+			continue
+		}
 		w, h := b.Width(), b.Height()
 		switch {
 		case w*h > 0.6*pageArea:
 			// A page background or a frame around the whole page.
+		case w > ruleThick && h > ruleThick && holdsRunningText(b, lines, ro):
+			// A shaded or framed box behind running text, a text box.
 		case h <= ruleThick && w >= ruleLong:
 			hRules = append(hRules, b)
 		case w <= ruleThick && h >= ruleLong:
@@ -176,6 +181,16 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 		areas = append(areas, floatArea{FigureText, a})
 	}
 	return areas
+}
+
+// holdsRunningText reports whether a line of running text lies in box b.
+func holdsRunningText(b pdf.Rect, lines []*Line, ro roles) bool {
+	for _, l := range lines {
+		if ro.running[l] && inside(l, b) {
+			return true
+		}
+	}
+	return false
 }
 
 // inside reports whether most of line l lies in box a.
