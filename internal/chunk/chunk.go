@@ -31,6 +31,9 @@ const (
 	// cells, row by row) and inside a figure (labels, legends).
 	TypeTableText  = string(layout.TableText)
 	TypeFigureText = string(layout.FigureText)
+	// TypeEquation is a display equation, TypeCode a code listing.
+	TypeEquation = string(layout.Equation)
+	TypeCode     = string(layout.Code)
 	// TypePageHeader, TypePageFooter and TypeMarginNote are page
 	// furniture: running heads, page numbers, banners and stamps.
 	TypePageHeader = string(layout.PageHeader)

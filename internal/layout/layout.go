@@ -43,8 +43,12 @@ const (
 	// section (see findFloats).
 	TableText  Kind = "table_text"
 	FigureText Kind = "figure_text"
-	Footnote   Kind = "footnote"  // a footnote at the foot of a page
-	Reference  Kind = "reference" // one entry of a bibliography
+	// Equation is a display equation (its number included when set beside
+	// it); Code a code listing (see mathAndCode).
+	Equation  Kind = "equation"
+	Code      Kind = "code"
+	Footnote  Kind = "footnote"  // a footnote at the foot of a page
+	Reference Kind = "reference" // one entry of a bibliography
 	// PageHeader, PageFooter and MarginNote are page furniture: running
 	// heads, page numbers, journal banners and stamps at the top, at the
 	// bottom or in a side margin of the page (text set up the margin, such
@@ -157,7 +161,7 @@ func DocumentStats(pages []*pdf.Page) Stats {
 		for _, c := range p.Chars {
 			if c.Font >= 0 && c.Font < len(bold) && unicode.IsLetter(c.Rune) {
 				all++
-				if bold[c.Font] {
+				if bold[c.Font]&boldFont != 0 {
 					nameBold++
 				}
 			}
@@ -178,15 +182,45 @@ func mode(m map[int]int) int {
 	return best
 }
 
-// boldFonts decides for each font whether it is bold: its name says so, or
-// its weight is well above the body text's (pdfium's absolute weights are
-// unreliable, relative ones within a document are usable).
-func (st Stats) boldFonts(fonts []pdf.Font) []bool {
-	out := make([]bool, len(fonts))
+// fontFlags classifies a font: bold, math, monospaced.
+type fontFlags uint8
+
+const (
+	boldFont fontFlags = 1 << iota
+	mathFont
+	monoFont
+)
+
+var (
+	mathFontName = regexp.MustCompile(`(?i)cmmi|cmsy|cmex|msam|msbm|math|symbol|stix|eufm|eusm|rsfs|mtmi|mtsy|mtex|esint|wasy|lmmi|lmsy|txsy|txmi|pxsy|pxmi|euclid|cambria.?math`)
+	monoFontName = regexp.MustCompile(`(?i)mono|courier|consol|menlo|inconsolata|cmtt|sftt|lmtt|typewriter|code|fixed|andale|lucidaconsole`)
+)
+
+// boldFonts classifies each font: bold when its name says so or its
+// weight is well above the body text's (pdfium's absolute weights are
+// unreliable, relative ones within a document are usable); math when its
+// name is a math or symbol font's; monospaced when its name says so or its
+// descriptor has the FixedPitch flag (PDF 1.7 §9.8.2, bit 1).
+func (st Stats) boldFonts(fonts []pdf.Font) []fontFlags {
+	out := make([]fontFlags, len(fonts))
 	for i, f := range fonts {
-		out[i] = f.NameBold() || (st.BodyWeight > 0 && f.Weight >= st.BodyWeight+150)
+		if f.NameBold() || (st.BodyWeight > 0 && f.Weight >= st.BodyWeight+150) {
+			out[i] |= boldFont
+		}
+		if mathFontName.MatchString(f.Name) {
+			out[i] |= mathFont
+		}
+		if monoFontName.MatchString(f.Name) || f.Flags&1 != 0 && !mathFontName.MatchString(f.Name) {
+			out[i] |= monoFont
+		}
 	}
 	return out
+}
+
+// isMathRune reports whether r is a mathematical symbol, a Greek letter
+// or a mathematical alphanumeric symbol.
+func isMathRune(r rune) bool {
+	return unicode.Is(unicode.Sm, r) || r >= 0x0391 && r <= 0x03F5 || r >= 0x1D400 && r <= 0x1D7FF
 }
 
 // Analyze lays out one page.
@@ -222,7 +256,7 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 
 // analyzeFrame lays out characters whose text runs left to right in their
 // coordinate frame; extent is the page in that frame.
-func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []bool, extent pdf.Rect, st Stats) []*Block {
+func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent pdf.Rect, st Stats) []*Block {
 	lines := buildLines(dropOverprint(chars), bold)
 	var horiz, vert []*Line
 	for _, l := range lines {
@@ -241,19 +275,23 @@ func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []bool, extent pdf.Re
 		rs   []*region
 		kind Kind
 	}{{header, PageHeader}, {orderRegions(body), ""}, {footer, PageFooter}} {
+		var bs []*Block
 		for _, r := range group.rs {
 			if r.kind != "" {
-				b := newBlock(r.kind, r.lines)
-				blocks = append(blocks, b)
+				bs = append(bs, newBlock(r.kind, r.lines))
 				continue
 			}
 			for _, b := range splitParagraphs(r, st) {
 				if group.kind != "" && !captionStart.MatchString(b.Text()) {
 					b.Kind = group.kind
 				}
-				blocks = append(blocks, b)
+				bs = append(bs, b)
 			}
 		}
+		if group.kind == "" {
+			bs = mathAndCode(bs)
+		}
+		blocks = append(blocks, bs...)
 	}
 	// Stacked characters without rotation (rare) go last, one block per
 	// line.

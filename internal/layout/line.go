@@ -36,6 +36,13 @@ type Line struct {
 	// Hyphenated is true when the line ends with a hyphen pdfium identified
 	// as a line-end hyphen.
 	Hyphenated bool
+	// Ink counts the line's characters other than white space; Math those
+	// that are mathematics: math symbols (Unicode Sm), Greek letters,
+	// mathematical alphanumerics, and letters set in a math font (TeX's
+	// math italic, symbol fonts). Mono is true when at least 80 % of them
+	// are set in a monospaced font.
+	Ink, Math int
+	Mono      bool
 
 	chars []char
 	seq   int // position in content-stream order
@@ -45,7 +52,7 @@ type Line struct {
 // line breaks (generated "\r\n"), then splits lines at column-sized gaps and
 // at vertical jumps, and finally merges fragments pdfium broke off the same
 // visual line (superscripts, font changes).
-func buildLines(chars []pdf.Char, bold []bool) []*Line {
+func buildLines(chars []pdf.Char, bold []fontFlags) []*Line {
 	var raw [][]char
 	var cur []char
 	flush := func() {
@@ -247,7 +254,7 @@ func median(v []float64) float64 {
 
 // newLine builds a Line from characters, or returns nil when they hold no
 // text.
-func newLine(cs []char, bold []bool) *Line {
+func newLine(cs []char, bold []fontFlags) *Line {
 	// Trim whitespace at both ends.
 	for len(cs) > 0 && isSpace(cs[0].Rune) {
 		cs = cs[1:]
@@ -265,12 +272,13 @@ func newLine(cs []char, bold []bool) *Line {
 
 // compute derives Text, Box, Size, Bold, Base, Vertical and Hyphenated from
 // l.chars.
-func (l *Line) compute(boldFont []bool) {
+func (l *Line) compute(fonts []fontFlags) {
 	var b strings.Builder
 	space := false
 	var box pdf.Rect
 	var bottoms []float64
-	bold, letters := 0, 0
+	bold, letters, mono, inked := 0, 0, 0, 0
+	l.Math = 0
 	marker := footnoteMarker(l.chars)
 	wordGap := inferredSpaces(l.chars)
 	letterSpaced := letterSpacing(l.chars)
@@ -303,9 +311,20 @@ func (l *Line) compute(boldFont []bool) {
 		if c.Box.Width() > 0 || c.Box.Height() > 0 {
 			box = box.Union(c.Box)
 		}
+		var ff fontFlags
+		if c.Font >= 0 && c.Font < len(fonts) {
+			ff = fonts[c.Font]
+		}
+		inked++
+		if ff&monoFont != 0 {
+			mono++
+		}
+		if isMathRune(c.Rune) || ff&mathFont != 0 && unicode.IsLetter(c.Rune) {
+			l.Math++
+		}
 		if unicode.IsLetter(c.Rune) || unicode.IsDigit(c.Rune) {
 			letters++
-			if c.Font >= 0 && c.Font < len(boldFont) && boldFont[c.Font] {
+			if ff&boldFont != 0 {
 				bold++
 			}
 			bottoms = append(bottoms, c.Box.Y0)
@@ -315,6 +334,8 @@ func (l *Line) compute(boldFont []bool) {
 	l.Box = box
 	l.Size = medianSize(l.chars)
 	l.Bold = letters > 0 && bold*2 > letters
+	l.Ink = inked
+	l.Mono = inked > 0 && mono*10 >= inked*8
 	if len(bottoms) > 0 {
 		l.Base = median(bottoms)
 	} else {
@@ -322,12 +343,6 @@ func (l *Line) compute(boldFont []bool) {
 	}
 	last := l.chars[len(l.chars)-1]
 	l.Hyphenated = last.Hyphen
-	inked := 0
-	for _, c := range l.chars {
-		if !isSpace(c.Rune) {
-			inked++
-		}
-	}
 	l.Vertical = inked >= 3 && box.Height() > 2.5*box.Width() && box.Height() > 2*l.Size
 	if l.Vertical {
 		l.Base = box.X1
@@ -549,7 +564,7 @@ func footnoteMarker(cs []char) int {
 // mergeFragments joins consecutive lines that pdfium broke apart although
 // they share a visual line: the second starts where the first ends, on an
 // overlapping band of height (superscripts, subscripts, inline math).
-func mergeFragments(lines []*Line, bold []bool) []*Line {
+func mergeFragments(lines []*Line, bold []fontFlags) []*Line {
 	var out []*Line
 	for _, l := range lines {
 		if n := len(out); n > 0 && !l.Vertical && !out[n-1].Vertical && !out[n-1].Hyphenated {

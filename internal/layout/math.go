@@ -1,0 +1,111 @@
+package layout
+
+import "math"
+
+// Display equations and code listings are not running text either: their
+// lines are typed Equation and Code, and the pieces a page's layout breaks
+// them into (a fraction's lines, an equation number set at the margin, the
+// lines of a listing with blank lines between) are joined into one block.
+// Issue 12 builds on these kinds (an equation's number as a field of its
+// own, a listing's line breaks kept).
+
+// mathLine reports whether a line is display mathematics: not running
+// text, and at least 30 % of its characters mathematics (symbols, Greek,
+// letters in a math font), or an equation number alone.
+func mathLine(l *Line) bool {
+	if eqNumber.MatchString(l.Text) {
+		return true
+	}
+	return l.Ink > 0 && !prose(l) && l.Math*10 >= l.Ink*3
+}
+
+// mathAndCode types the paragraph blocks of a frame's body (in reading
+// order) that are display equations or code, and joins the pieces:
+//
+//   - a block whose lines are all mathLines is an Equation; an equation
+//     number alone joins the block on its baseline to its left when that
+//     block is an equation or a single line that is not prose;
+//   - a block whose lines are at least 80 % monospaced is Code;
+//   - consecutive Equation blocks (Code blocks) less than a line and a
+//     half (two lines) apart, one below the other, are one block.
+func mathAndCode(blocks []*Block) []*Block {
+	for _, b := range blocks {
+		if b.Kind != Paragraph {
+			continue
+		}
+		maths, monos := 0, 0
+		for _, l := range b.Lines {
+			if mathLine(l) {
+				maths++
+			}
+			if l.Mono {
+				monos++
+			}
+		}
+		switch {
+		case monos*10 >= len(b.Lines)*8:
+			b.Kind = Code
+		case maths == len(b.Lines):
+			b.Kind = Equation
+		}
+	}
+	// Equation numbers join their equation.
+	var out []*Block
+	for _, b := range blocks {
+		if b.Kind == Equation && len(b.Lines) == 1 && eqNumber.MatchString(b.Lines[0].Text) {
+			if t := equationOf(b, blocks); t != nil {
+				t.Kind = Equation
+				t.Lines = append(t.Lines, b.Lines[0])
+				sortLinesTopDown(t.Lines)
+				t.Box = t.Box.Union(b.Box)
+				continue
+			}
+		}
+		out = append(out, b)
+	}
+	// Pieces of one equation or listing.
+	var joined []*Block
+	for _, b := range out {
+		if n := len(joined); n > 0 && (b.Kind == Equation || b.Kind == Code) && joined[n-1].Kind == b.Kind {
+			p := joined[n-1]
+			s := math.Max(p.Size(), b.Size())
+			gap := p.Box.Y0 - b.Box.Y1
+			ov := math.Min(p.Box.X1, b.Box.X1) - math.Max(p.Box.X0, b.Box.X0)
+			limit := 1.5 * s
+			if b.Kind == Code {
+				limit = 2 * s
+			}
+			if gap > -0.5*s && gap < limit && ov > -2*s {
+				p.Lines = append(p.Lines, b.Lines...)
+				p.Box = p.Box.Union(b.Box)
+				continue
+			}
+		}
+		joined = append(joined, b)
+	}
+	return joined
+}
+
+// equationOf finds the block an equation number belongs to: the nearest
+// block to its left whose lines span its baseline, when that block is an
+// equation or one line that is not prose.
+func equationOf(num *Block, blocks []*Block) *Block {
+	l := num.Lines[0]
+	var best *Block
+	bestGap := math.Inf(1)
+	for _, b := range blocks {
+		if b == num || b.Kind.Furniture() || b.Box.X1 > l.Box.X0+1 {
+			continue
+		}
+		if b.Box.Y0 > l.Base+0.5*l.Size || b.Box.Y1 < l.Base {
+			continue
+		}
+		if b.Kind != Equation && !(b.Kind == Paragraph && len(b.Lines) == 1 && !prose(b.Lines[0])) {
+			continue
+		}
+		if gap := l.Box.X0 - b.Box.X1; gap < bestGap {
+			best, bestGap = b, gap
+		}
+	}
+	return best
+}
