@@ -148,8 +148,9 @@ func TestCorpus(t *testing.T) {
 				pageInk[c.Page] = ink
 			}
 			// A table's or figure's text is read row by row, which the
-			// content stream rarely is: its lines are checked one by one.
-			float := c.Type == chunk.TypeTableText || c.Type == chunk.TypeFigureText
+			// content stream rarely is, and an equation or a listing is
+			// joined from its pieces: their lines are checked one by one.
+			float := c.Type == chunk.TypeTableText || c.Type == chunk.TypeFigureText || c.Type == chunk.TypeEquation || c.Type == chunk.TypeCode
 			if !float {
 				body++
 			}
