@@ -203,10 +203,11 @@ func inside(l *Line, a pdf.Rect) bool {
 	return x.Width() >= 0.6*lw && x.Height() >= 0.5*lh
 }
 
-// ruledTables finds tables drawn with rules: groups of at least three
-// horizontal rules of about the same extent, each within a few lines of
-// the next, or two horizontal rules with at least three vertical rules
-// between them. The text inside must not be running text.
+// ruledTables finds tables drawn with rules: runs of at least three
+// horizontal rules of about the same extent, one below the other (or two
+// with at least three vertical rules between them), such that the text
+// between each two consecutive rules reads as table cells rather than
+// running text (tabularText).
 func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 	sort.Slice(h, func(i, j int) bool { return h[i].Y1 > h[j].Y1 })
 	used := make([]bool, len(h))
@@ -215,22 +216,34 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 		if used[i] {
 			continue
 		}
+		// Rules below rule i with about its extent.
 		group := []int{i}
-		box := h[i]
 		for j := i + 1; j < len(h); j++ {
-			if used[j] {
+			a, b := h[i], h[j]
+			ov := math.Min(a.X1, b.X1) - math.Max(a.X0, b.X0)
+			if used[j] || ov < 0.8*math.Min(a.Width(), b.Width()) || b.Width() < 0.5*a.Width() || a.Width() < 0.5*b.Width() {
 				continue
 			}
-			last := h[group[len(group)-1]]
-			if last.Y0-h[j].Y1 > 120 {
-				break
-			}
-			ov := math.Min(box.X1, h[j].X1) - math.Max(box.X0, h[j].X0)
-			if ov < 0.8*math.Min(box.Width(), h[j].Width()) || h[j].Width() < 0.5*box.Width() || box.Width() < 0.5*h[j].Width() {
-				continue
+			if a := h[group[len(group)-1]]; a.Y0-b.Y1 < 1 {
+				continue // a double rule or the same rule drawn twice
 			}
 			group = append(group, j)
-			box = box.Union(h[j])
+		}
+		// The longest run from rule i whose bands between rules read as
+		// a table.
+		n := 1
+		for n < len(group) {
+			top, bottom := h[group[n-1]], h[group[n]]
+			band := pdf.Rect{X0: math.Min(top.X0, bottom.X0), Y0: bottom.Y1, X1: math.Max(top.X1, bottom.X1), Y1: top.Y0}
+			if !emptyOrTabular(band, lines, ro) {
+				break
+			}
+			n++
+		}
+		group = group[:n]
+		box := h[group[0]]
+		for _, k := range group {
+			box = box.Union(h[k])
 		}
 		vert := 0
 		for _, r := range v {
@@ -241,9 +254,6 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 		if len(group) < 3 && !(len(group) == 2 && vert >= 3) {
 			continue
 		}
-		// Horizontal rules of one table lie close together: split the group
-		// where the text between two rules is running text (rules that
-		// frame paragraphs, a rule above a footnote and a table).
 		if !tabularText(box, lines, ro) {
 			continue
 		}
@@ -255,37 +265,45 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 	return out
 }
 
+// emptyOrTabular reports whether a band between two rules holds no text or
+// text that reads as a table.
+func emptyOrTabular(band pdf.Rect, lines []*Line, ro roles) bool {
+	for _, l := range lines {
+		if inside(l, band) {
+			return tabularText(band, lines, ro)
+		}
+	}
+	return true
+}
+
 // tabularText reports whether the lines in box read as a table rather than
-// running text: fewer than half of them are running text as wide as most
-// of the box, and a third of the rows have two or more cells or are rows
-// of numbers.
+// running text (a page of two columns, paragraphs between rules): at
+// least a quarter of its rows are rows of cells — a line that is not
+// running text beside other lines, or a row of numbers.
 func tabularText(box pdf.Rect, lines []*Line, ro roles) bool {
 	var in []*Line
 	for _, l := range lines {
-		if inside(l, box) {
+		if inside(l, box) && !ro.caption[l] {
 			in = append(in, l)
 		}
 	}
 	if len(in) == 0 {
 		return false
 	}
-	wide := 0
-	for _, l := range in {
-		if ro.running[l] && l.Box.Width() > 0.6*box.Width() {
-			wide++
-		}
-	}
-	if wide*2 >= len(in) {
-		return false
-	}
 	rows := rowsOf(in)
 	cells := 0
 	for _, r := range rows {
-		if len(r.lines) >= 2 || numericRow(r.lines[0]) {
+		free := 0
+		for _, l := range r.lines {
+			if !ro.running[l] {
+				free++
+			}
+		}
+		if free > 0 && (len(r.lines) >= 2 || numericRow(r.lines[0])) {
 			cells++
 		}
 	}
-	return cells*3 >= len(rows)
+	return cells > 0 && cells*4 >= len(rows)
 }
 
 // row is a set of lines that share a baseline.
