@@ -161,7 +161,7 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 		switch {
 		case w*h > 0.6*pageArea:
 			// A page background or a frame around the whole page.
-		case w > ruleThick && h > ruleThick && holdsRunningText(b, lines, ro):
+		case w > ruleThick && h > ruleThick && holdsRunningText(b, lines, ro, st):
 			// A shaded or framed box behind running text, a text box.
 		case h <= ruleThick && w >= ruleLong:
 			hRules = append(hRules, b)
@@ -177,16 +177,18 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 	for _, a := range textGrids(lines, areas, ro) {
 		areas = append(areas, floatArea{TableText, a})
 	}
-	for _, a := range figures(marks, hRules, vRules, lines, areas, ro) {
+	for _, a := range figures(marks, hRules, vRules, lines, areas, ro, st) {
 		areas = append(areas, floatArea{FigureText, a})
 	}
 	return areas
 }
 
-// holdsRunningText reports whether a line of running text lies in box b.
-func holdsRunningText(b pdf.Rect, lines []*Line, ro roles) bool {
+// holdsRunningText reports whether a line of running text of at least 70
+// % of the body size lies in box b (smaller text is the content of a
+// picture, such as a page shown in a figure).
+func holdsRunningText(b pdf.Rect, lines []*Line, ro roles, st Stats) bool {
 	for _, l := range lines {
-		if ro.running[l] && inside(l, b) {
+		if ro.running[l] && l.Size >= 0.7*st.BodySize && inside(l, b) {
 			return true
 		}
 	}
@@ -484,7 +486,7 @@ func columns(cells []*Line, n int) int {
 // way, that are not only rules and whose text is not running text; each
 // is grown by the lines that are not prose and lie within a line's height
 // of it, until no more do.
-func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles) []pdf.Rect {
+func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) []pdf.Rect {
 	var items []pdf.Rect
 	isMark := map[int]bool{}
 	for _, m := range marks {
@@ -522,7 +524,7 @@ func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles)
 		for _, l := range lines {
 			if inside(l, box) {
 				n++
-				if ro.running[l] {
+				if ro.running[l] && l.Size >= 0.7*st.BodySize {
 					proseLines++
 				}
 			}
