@@ -96,6 +96,10 @@ func numericRow(l *Line) bool {
 // and captions.
 type roles struct {
 	running, caption map[*Line]bool
+	// para marks running lines that have a running neighbour in their
+	// region: paragraphs of two lines or more, which a figure never holds
+	// (a one-line callout inside a figure may read as prose).
+	para map[*Line]bool
 }
 
 // rolesOf marks running text — prose lines and the lines of their regions
@@ -103,7 +107,7 @@ type roles struct {
 // and captions: a line that starts with a caption label and the lines of
 // its region below it.
 func rolesOf(rs []*region) roles {
-	ro := roles{running: map[*Line]bool{}, caption: map[*Line]bool{}}
+	ro := roles{running: map[*Line]bool{}, caption: map[*Line]bool{}, para: map[*Line]bool{}}
 	for _, r := range rs {
 		for i, l := range r.lines {
 			if prose(l) {
@@ -132,6 +136,11 @@ func rolesOf(rs []*region) roles {
 						break
 					}
 				}
+			}
+		}
+		for i, l := range r.lines {
+			if ro.running[l] && (i > 0 && ro.running[r.lines[i-1]] || i+1 < len(r.lines) && ro.running[r.lines[i+1]]) {
+				ro.para[l] = true
 			}
 		}
 	}
@@ -183,12 +192,12 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 	return areas
 }
 
-// holdsRunningText reports whether a line of running text of at least 70
-// % of the body size lies in box b (smaller text is the content of a
+// holdsRunningText reports whether a line of a paragraph of running text
+// of at least 70 % of the body size lies in box b (smaller text is the content of a
 // picture, such as a page shown in a figure).
 func holdsRunningText(b pdf.Rect, lines []*Line, ro roles, st Stats) bool {
 	for _, l := range lines {
-		if ro.running[l] && l.Size >= 0.7*st.BodySize && inside(l, b) {
+		if ro.para[l] && l.Size >= 0.7*st.BodySize && inside(l, b) {
 			return true
 		}
 	}
@@ -524,7 +533,7 @@ func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles,
 		for _, l := range lines {
 			if inside(l, box) {
 				n++
-				if ro.running[l] && l.Size >= 0.7*st.BodySize {
+				if ro.para[l] && l.Size >= 0.7*st.BodySize {
 					proseLines++
 				}
 			}
