@@ -473,7 +473,10 @@ func doclingItems(path string) ([]doclingItem, error) {
 			Label  string `json:"label"`
 			Text   string `json:"text"`
 			Marker string `json:"marker"`
-			Prov   []struct {
+			Parent struct {
+				Ref string `json:"$ref"`
+			} `json:"parent"`
+			Prov []struct {
 				Page int `json:"page_no"`
 			} `json:"prov"`
 		} `json:"texts"`
@@ -484,6 +487,12 @@ func doclingItems(path string) ([]doclingItem, error) {
 	var out []doclingItem
 	for _, t := range doc.Texts {
 		if len(t.Prov) == 0 {
+			continue
+		}
+		// Text docling places inside a picture or a table (a diagram's
+		// labels, a figure's callouts, cells) is figure or table text by
+		// docling's own structure, not a paragraph or a heading.
+		if strings.HasPrefix(t.Parent.Ref, "#/pictures/") || strings.HasPrefix(t.Parent.Ref, "#/tables/") {
 			continue
 		}
 		out = append(out, doclingItem{t.Label, t.Text, t.Marker, t.Prov[0].Page})

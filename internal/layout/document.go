@@ -498,6 +498,9 @@ var sectionNumber = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})*|[A-Z](\.\d{1,2})+|
 // numbered headings of the same size and weight, else 1 when it is at
 // least as large as every numbered heading, else one below the deepest.
 func typographicSections(pages []*Page, st Stats) {
+	for _, p := range pages {
+		headingsNeedText(p)
+	}
 	count := map[string]int{}
 	for _, p := range pages {
 		seen := map[string]bool{}
@@ -556,6 +559,66 @@ func typographicSections(pages []*Page, st Stats) {
 			level = deepest + 1
 		}
 		b.Section = &Section{Title: text, Level: level}
+	}
+}
+
+// headingsNeedText turns back into paragraphs the headings that no text
+// follows. A heading is supported by a block on its page that is not
+// furniture and
+//
+//   - starts below it, within three of its lines, and not to the right of
+//     its end by more than four (the section's text, an indented epigraph,
+//     or a subheading that is itself supported), or
+//   - is a block of text that starts beside it, to its right, its top within
+//     three lines of the heading's top (a side head in the margin).
+//
+// Bold labels of a sidebar, a table's header row and the words of a cover
+// page are set like headings but open no section. A heading at the foot of
+// its page is left alone (its text may start the next page).
+func headingsNeedText(p *Page) {
+	var body []*Block
+	for _, b := range p.Blocks {
+		if !b.Kind.Furniture() && !b.Rotated {
+			body = append(body, b)
+		}
+	}
+	supported := map[*Block]bool{}
+	supports := func(h, b *Block) bool {
+		if b == h || b.Kind == Heading && !supported[b] {
+			return false
+		}
+		s := h.Size()
+		below := b.Box.Y1 <= h.Box.Y0+0.5*s && h.Box.Y0-b.Box.Y1 <= 3*s && b.Box.X0 <= h.Box.X1+4*s && b.Box.X1 >= h.Box.X0
+		beside := b.Kind != Heading && b.Box.X0 >= h.Box.X1-s && math.Abs(b.Box.Y1-h.Box.Y1) <= 3*s
+		return below || beside
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, h := range body {
+			if h.Kind != Heading || supported[h] {
+				continue
+			}
+			last := true // nothing below it on the page
+			for _, b := range body {
+				if b.Box.Y1 < h.Box.Y0 {
+					last = false
+				}
+				if supports(h, b) {
+					supported[h] = true
+					changed = true
+					break
+				}
+			}
+			if last && !supported[h] {
+				supported[h] = true
+				changed = true
+			}
+		}
+	}
+	for _, h := range body {
+		if h.Kind == Heading && !supported[h] {
+			h.Kind = Paragraph
+		}
 	}
 }
 

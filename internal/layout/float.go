@@ -186,6 +186,9 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 	for _, a := range textGrids(lines, areas, ro) {
 		areas = append(areas, floatArea{TableText, a})
 	}
+	for i := range areas {
+		areas[i].box = growTable(areas[i].box, lines, areas, ro)
+	}
 	for _, a := range figures(marks, hRules, vRules, lines, areas, ro, st) {
 		areas = append(areas, floatArea{FigureText, a})
 	}
@@ -633,6 +636,41 @@ func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles) pdf.Rect {
 				}
 			}
 			if taken2 {
+				continue
+			}
+			box = box.Union(l.Box)
+			changed = true
+		}
+	}
+	return box
+}
+
+// growTable extends a table by the lines right above or below it (a
+// header row above the first rule, notes below the last) that lie within
+// its width, are not running text or captions and are not in another
+// float: within a line and a half of the table, until no more are.
+func growTable(box pdf.Rect, lines []*Line, areas []floatArea, ro roles) pdf.Rect {
+	for changed := true; changed; {
+		changed = false
+		for _, l := range lines {
+			if inside(l, box) || ro.running[l] || ro.caption[l] {
+				continue
+			}
+			s := math.Max(l.Size, 4)
+			if l.Box.X0 < box.X0-s || l.Box.X1 > box.X1+s {
+				continue
+			}
+			if l.Box.Y0 > box.Y1+1.5*s || l.Box.Y1 < box.Y0-1.5*s {
+				continue
+			}
+			other := false
+			for _, a := range areas {
+				if a.box != box && inside(l, a.box) {
+					other = true
+					break
+				}
+			}
+			if other {
 				continue
 			}
 			box = box.Union(l.Box)

@@ -251,6 +251,22 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 		}
 		out.Blocks = append(out.Blocks, blocks...)
 	}
+	// Rotated text in a table or figure of the main orientation (a
+	// table's turned column heads) belongs to it.
+	for _, b := range out.Blocks {
+		if !b.Rotated {
+			continue
+		}
+		for _, f := range out.Blocks {
+			if f.Rotated || f.Kind != TableText && f.Kind != FigureText {
+				continue
+			}
+			if b.Box.Intersect(f.Box) != (pdf.Rect{}) && b.Box.X0 >= f.Box.X0-2 && b.Box.X1 <= f.Box.X1+2 {
+				b.Kind = f.Kind
+				break
+			}
+		}
+	}
 	return out
 }
 
@@ -625,7 +641,7 @@ var (
 
 func lineIsHeadingLike(l *Line, st Stats) bool {
 	words := len(strings.Fields(l.Text))
-	return words <= 12 && (l.Bold && !st.BodyBold || l.Size > st.BodySize*1.15)
+	return words <= 12 && !l.RunIn && (l.Bold && !st.BodyBold || l.Size > st.BodySize*1.15)
 }
 
 // classify sets b.Kind: heading for short lines set apart by size, weight
@@ -661,11 +677,14 @@ func classify(b *Block, st Stats) {
 	bigger := size > st.BodySize*1.12
 	bold := true
 	for _, l := range b.Lines {
-		if !l.Bold {
+		if !l.Bold || l.RunIn {
 			bold = false
 		}
 	}
 	bold = bold && !st.BodyBold
+	if b.Lines[len(b.Lines)-1].RunIn {
+		return // a paragraph that opens with a run-in heading
+	}
 	numbered := numberedHeading.MatchString(flat)
 	bare := strings.ToLower(strings.TrimRight(strings.TrimLeft(flat, "0123456789.IVX "), ".:"))
 	named := namedHeadings[bare]

@@ -43,6 +43,10 @@ type Line struct {
 	// are set in a monospaced font.
 	Ink, Math int
 	Mono      bool
+	// RunIn is true when the line starts with bold letters and ends with
+	// letters that are not bold: a run-in heading ("Datasets. We use…")
+	// or a bold label, which open a paragraph rather than stand alone.
+	RunIn bool
 
 	chars []char
 	seq   int // position in content-stream order
@@ -278,6 +282,7 @@ func (l *Line) compute(fonts []fontFlags) {
 	var box pdf.Rect
 	var bottoms []float64
 	bold, letters, mono, inked := 0, 0, 0, 0
+	firstBold, lastBold := false, false
 	l.Math = 0
 	marker := footnoteMarker(l.chars)
 	wordGap := inferredSpaces(l.chars)
@@ -327,6 +332,10 @@ func (l *Line) compute(fonts []fontFlags) {
 			if ff&boldFont != 0 {
 				bold++
 			}
+			if letters == 1 {
+				firstBold = ff&boldFont != 0
+			}
+			lastBold = ff&boldFont != 0
 			bottoms = append(bottoms, c.Box.Y0)
 		}
 	}
@@ -335,6 +344,7 @@ func (l *Line) compute(fonts []fontFlags) {
 	l.Size = medianSize(l.chars)
 	l.Bold = letters > 0 && bold*2 > letters
 	l.Ink = inked
+	l.RunIn = firstBold && !lastBold
 	l.Mono = inked > 0 && mono*10 >= inked*8
 	if len(bottoms) > 0 {
 		l.Base = median(bottoms)

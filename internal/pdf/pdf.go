@@ -23,6 +23,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -326,18 +327,25 @@ type Font struct {
 }
 
 // NameBold reports whether the font's name marks it as bold ("Bold",
-// "Black", "Heavy", "Semibold", "Demi", "-Medi", TeX's "CMBX", or a ".B"/
-// "-B" style suffix). pdfium's weight is not used here: it is unreliable
-// for many embedded fonts (regular text at weight 736 has been seen).
+// "Black", "Heavy", "Semibold", "Demi", "-Medi", TeX's bold series in
+// Computer Modern, EC and cm-super names — "CMBX10", "SFBX1000",
+// "ECRB1200" — or a ".B"/"-B" style suffix). pdfium's weight is not used
+// here: it is unreliable for many embedded fonts (regular text at weight
+// 736 has been seen).
 func (f Font) NameBold() bool {
 	n := strings.ToLower(f.Name)
-	for _, s := range []string{"bold", "black", "heavy", "semibold", "demi", "-medi", "cmbx", "cmb10"} {
+	for _, s := range []string{"bold", "black", "heavy", "semibold", "demi", "-medi", "cmb10"} {
 		if strings.Contains(n, s) {
 			return true
 		}
 	}
-	return strings.HasSuffix(n, ".b") || strings.HasSuffix(n, "-b") || strings.HasSuffix(n, ",bold")
+	return texBold.MatchString(n) || strings.HasSuffix(n, ".b") || strings.HasSuffix(n, "-b") || strings.HasSuffix(n, ",bold")
 }
+
+// texBold matches the bold series of TeX's font names: Computer Modern
+// (cmbx10, cmssbx10, cmbxti10), EC/TC and cm-super (ecbx1000, sfbx1000,
+// sfrb1200, sfsx0900, sfbi1000).
+var texBold = regexp.MustCompile(`^(cm|cmss|ec|tc|sf)(bx|rb|sx|bi)[a-z]*[0-9]{2,4}$`)
 
 // Page is the text layer of one page.
 type Page struct {
