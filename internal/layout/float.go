@@ -195,6 +195,17 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 	return areas
 }
 
+// horizontalRules returns the boxes of the horizontal rules among gs.
+func horizontalRules(gs []pdf.Graphic) []pdf.Rect {
+	var out []pdf.Rect
+	for _, g := range gs {
+		if g.Box.Height() <= ruleThick && g.Box.Width() >= ruleLong {
+			out = append(out, g.Box)
+		}
+	}
+	return out
+}
+
 // holdsRunningText reports whether a line of a paragraph of running text
 // of at least 70 % of the body size lies in box b (smaller text is the content of a
 // picture, such as a page shown in a figure).

@@ -290,7 +290,7 @@ func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent p
 	for _, group := range []struct {
 		rs   []*region
 		kind Kind
-	}{{header, PageHeader}, {orderRegions(body), ""}, {footer, PageFooter}} {
+	}{{header, PageHeader}, {orderRegions(body, horizontalRules(gs)), ""}, {footer, PageFooter}} {
 		var bs []*Block
 		for _, r := range group.rs {
 			if r.kind != "" {

@@ -3,6 +3,8 @@ package layout
 import (
 	"math"
 	"sort"
+
+	"github.com/crossmem/crossmem/internal/pdf"
 )
 
 // minGutter is the narrowest vertical strip of empty page, in points, that
@@ -21,15 +23,23 @@ const minGutter = 3.0
 //  3. A group that cannot be cut either way is read top to bottom, left to
 //     right.
 //
+// Before 1, a horizontal rule drawn across a gutter with nothing crossing
+// its height (the rule that sets a bibliography or a full-width float apart
+// from two columns of text) cuts the page into the part above it and the
+// part below, each ordered recursively.
+//
 // The content-stream order is never consulted here.
-func orderRegions(rs []*region) []*region {
+func orderRegions(rs []*region, rules []pdf.Rect) []*region {
 	if len(rs) <= 1 {
 		return rs
+	}
+	if above, below, ok := cutAtRule(rs, rules); ok {
+		return append(orderRegions(above, rules), orderRegions(below, rules)...)
 	}
 	if cols := splitColumns(rs); len(cols) > 1 {
 		var out []*region
 		for _, c := range cols {
-			out = append(out, orderRegions(c)...)
+			out = append(out, orderRegions(c, rules)...)
 		}
 		return out
 	}
@@ -53,9 +63,66 @@ func orderRegions(rs []*region) []*region {
 			out = append(out, g...)
 			continue
 		}
-		out = append(out, orderRegions(g)...)
+		out = append(out, orderRegions(g, rules)...)
 	}
 	return out
+}
+
+// cutAtRule looks for the topmost horizontal rule that crosses a gutter
+// between the regions and lies between them (no region reaches across its
+// height, some lie above and some below), and splits the regions there.
+func cutAtRule(rs []*region, rules []pdf.Rect) (above, below []*region, ok bool) {
+	ivs := make([]interval, len(rs))
+	for i, r := range rs {
+		ivs[i] = interval{r.box.X0, r.box.X1}
+	}
+	gs := gaps(ivs, minGutter)
+	if len(gs) == 0 {
+		return nil, nil, false
+	}
+	best := math.Inf(-1)
+	for _, rule := range rules {
+		y := (rule.Y0 + rule.Y1) / 2
+		if y <= best {
+			continue
+		}
+		crosses := false
+		for _, g := range gs {
+			if rule.X0 < g.lo && rule.X1 > g.hi {
+				crosses = true
+				break
+			}
+		}
+		if !crosses {
+			continue
+		}
+		n, m := 0, 0
+		clear := true
+		for _, r := range rs {
+			switch {
+			case r.box.Y0 >= y:
+				n++
+			case r.box.Y1 <= y:
+				m++
+			default:
+				clear = false
+			}
+		}
+		if clear && n > 0 && m > 0 {
+			best = y
+		}
+	}
+	if math.IsInf(best, -1) {
+		return nil, nil, false
+	}
+	for _, r := range rs {
+		if r.box.Y0 >= best {
+			above = append(above, r)
+		} else {
+			below = append(below, r)
+		}
+	}
+	return above, below, true
 }
 
 type interval struct{ lo, hi float64 }
