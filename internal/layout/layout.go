@@ -497,9 +497,11 @@ func canJoin(a, b *region, all []*region) bool {
 		return false
 	}
 	// Only running text continues across a stream interruption: both parts
-	// have several lines and A's last line fills the column. Stacked single
-	// lines (table cells written row by row) stay separate regions.
-	if len(a.lines) < 2 || len(b.lines) < 2 || last.Box.Width() < 0.7*math.Max(a.box.Width(), b.box.Width()) {
+	// have several lines, or the lines that meet are prose (a producer that
+	// writes two columns line by line, alternating), and A's last line
+	// fills the column. Stacked single lines (table cells written row by
+	// row) stay separate regions.
+	if (len(a.lines) < 2 || len(b.lines) < 2) && !(prose(last) && prose(first)) || last.Box.Width() < 0.7*math.Max(a.box.Width(), b.box.Width()) {
 		return false
 	}
 	// Nothing else may sit in between.
@@ -556,8 +558,11 @@ func splitParagraphs(r *region, st Stats) []*Block {
 			if !centered && ind > 0.6*s && ind < 4*s && pind < 0.3*s {
 				brk = true // first-line indent
 			}
-			if !centered && ind < -0.6*s {
+			if !centered && ind < -0.6*s && pind >= -0.6*s {
 				brk = true // hanging indent: outdented first line
+			}
+			if !centered && pind < -0.6*s && l.Box.X0 > p.Box.X0+0.6*s && endsSentence(p.Text) {
+				brk = true // an outdented paragraph ends, indented lines (a list) follow
 			}
 			if justified && p.Box.X1 < r.box.X1-2*s && !p.Hyphenated && endsSentence(p.Text) {
 				brk = true // short last line
