@@ -670,7 +670,77 @@ func kinds(pages []*Page, st Stats) {
 			out = append(out, splitList(b)...)
 		}
 		p.Blocks = out
+		listRuns(p)
 	}
+}
+
+// listRuns types as list items the paragraphs of a page that start with a
+// bullet or an enumerator when the paragraph before or after them (in
+// reading order, furniture aside) starts with a marker of the same kind at
+// the same indentation: a list whose items are set apart as paragraphs.
+func listRuns(p *Page) {
+	var body []*Block
+	for _, b := range p.Blocks {
+		if !b.Kind.Furniture() {
+			body = append(body, b)
+		}
+	}
+	marker := func(b *Block) string {
+		if b.Kind != Paragraph && b.Kind != ListItem || len(b.Lines) == 0 {
+			return ""
+		}
+		m := bulletStart.FindString(b.Lines[0].Text)
+		if m == "" {
+			return ""
+		}
+		return markerKind(strings.TrimSpace(m))
+	}
+	for i, b := range body {
+		k := marker(b)
+		if k == "" || b.Kind != Paragraph {
+			continue
+		}
+		for _, j := range []int{i - 1, i + 1} {
+			if j < 0 || j >= len(body) || marker(body[j]) != k {
+				continue
+			}
+			if math.Abs(body[j].Box.X0-b.Box.X0) < b.Size() {
+				b.Kind = ListItem
+				break
+			}
+		}
+	}
+}
+
+// markerKind names the kind of a list marker: the bullet itself, or
+// "digit", "letter", "roman" with its punctuation ("a." and "b." agree,
+// "a." and "1." do not).
+func markerKind(m string) string {
+	m = strings.TrimRight(m, " \t")
+	if m == "" {
+		return ""
+	}
+	// Drop the first character of the item's text that bulletStart
+	// includes.
+	rs := []rune(m)
+	rs = rs[:len(rs)-1]
+	m = strings.TrimSpace(string(rs))
+	var b strings.Builder
+	for _, r := range m {
+		switch {
+		case r >= '0' && r <= '9':
+			if !strings.HasSuffix(b.String(), "9") {
+				b.WriteRune('9')
+			}
+		case r >= 'a' && r <= 'z':
+			if !strings.HasSuffix(b.String(), "a") {
+				b.WriteRune('a')
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // splitEntries cuts a bibliography paragraph into entries.

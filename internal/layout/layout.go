@@ -555,11 +555,11 @@ func splitParagraphs(r *region, st Stats) []*Block {
 			}
 			ind := l.Box.X0 - left
 			pind := p.Box.X0 - left
-			if !centered && ind > 0.6*s && ind < 4*s && pind < 0.3*s {
-				brk = true // first-line indent
+			if !centered && ind > 0.6*s && ind < 4*s && pind < 0.3*s && (endsSentence(p.Text) || p.Box.X1 < r.box.X1-2*s) {
+				brk = true // first-line indent (after a line that ends a sentence or stops short)
 			}
-			if !centered && ind < -0.6*s && pind >= -0.6*s {
-				brk = true // hanging indent: outdented first line
+			if !centered && ind < -0.6*s && ind > -4*s && pind >= -0.6*s && len(cur.Lines) > 1 {
+				brk = true // hanging indent: outdented first line (not after a first-line indent)
 			}
 			if !centered && pind < -0.6*s && l.Box.X0 > p.Box.X0+0.6*s && endsSentence(p.Text) {
 				brk = true // an outdented paragraph ends, indented lines (a list) follow
