@@ -634,8 +634,8 @@ var (
 	// captionStart is a caption's label: "Figure 3:", "Fig. 2.", "Table
 	// IV |", "Table 3-1 Special registers" (a numbered label followed by
 	// a capitalised title).
-	captionStart = regexp.MustCompile(`^(Figure|Fig\.|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+([-.][0-9]+)?|[IVX]+)[A-Za-z]?(\s*[:.|]|\s+[A-Z][a-z])`)
-	namedHeadings   = map[string]bool{
+	captionStart  = regexp.MustCompile(`^(Figure|Fig\.|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+([-.][0-9]+)?|[IVX]+)[A-Za-z]?(\s*[:.|]|\s+[A-Z][a-z])`)
+	namedHeadings = map[string]bool{
 		"abstract": true, "introduction": true, "references": true, "acknowledgments": true,
 		"acknowledgements": true, "acknowledgment": true, "acknowledgement": true, "conclusion": true,
 		"conclusions": true, "related work": true, "appendix": true, "bibliography": true,
