@@ -96,12 +96,16 @@ func TestRealEnrichCLI(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd := command("enrich", "--json", key)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	proc := cmd.Process
 	proxy.OnCall(func(n int64) {
 		if n == int64(total/2) {
-			cmd.Process.Signal(os.Interrupt)
+			proc.Signal(os.Interrupt)
 		}
 	})
-	err := cmd.Run()
+	err := cmd.Wait()
 	proxy.OnCall(nil)
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 130 {

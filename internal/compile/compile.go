@@ -232,15 +232,18 @@ func Extract(ctx context.Context, e *pdf.Engine, data []byte, progress func(stag
 }
 
 // reuseAnnotations copies paraphrase and implication from the existing
-// note for chunks whose text is unchanged, so a re-compiled note keeps
-// them, and returns the model they came from (nil when none was kept).
+// note for chunks whose text and type are unchanged, so a re-compiled note
+// keeps them, and returns the model they came from (nil when none was
+// kept). Only a note whose frontmatter names that model (written by
+// crossmem enrich, which annotates only the chunk types it asks about)
+// gives any: advisory text of unknown origin is not carried over.
 func reuseAnnotations(path string, chunks []chunk.Chunk, res *Result) *note.Advisory {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}
 	old, err := note.Parse(data)
-	if err != nil {
+	if err != nil || old.Front.Advisory == nil {
 		return nil
 	}
 	prev := map[string]chunk.Chunk{}
@@ -250,7 +253,7 @@ func reuseAnnotations(path string, chunks []chunk.Chunk, res *Result) *note.Advi
 		}
 	}
 	for i := range chunks {
-		if p, ok := prev[chunks[i].TextSHA256]; ok {
+		if p, ok := prev[chunks[i].TextSHA256]; ok && p.Type == chunks[i].Type {
 			chunks[i].Paraphrase, chunks[i].Implication = p.Paraphrase, p.Implication
 			res.Reused++
 		}

@@ -137,6 +137,28 @@ func TestRunWritesNoteAndReusesAnnotations(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("wiki folder has %d files after two compiles, want 1 (no temp files left)", len(entries))
 	}
+
+	// Paraphrases no model is named for (an older crossmem wrote them
+	// during compile, on any chunk type) are not carried over.
+	n.Front.Advisory = nil
+	n.Chunks[0].Paraphrase = "A heading's paraphrase."
+	legacy, err := note.Format(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := library.WriteFileAtomic(p.NotePath, legacy, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res3, err := Run(t.Context(), lib, p.CiteKey, Options{Engine: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res3.Reused != 0 || res3.Note.Front.Advisory != nil {
+		t.Errorf("re-compile kept %d paraphrases of unknown origin", res3.Reused)
+	}
+	if again, _ := os.ReadFile(p.NotePath); string(again) != string(data) {
+		t.Error("re-compiling a note with paraphrases of unknown origin did not give the fresh note")
+	}
 }
 
 func TestRunRefusesChangedPDF(t *testing.T) {
