@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -146,6 +147,9 @@ func (a *app) llmClient(ctx context.Context) (llm.Client, llm.Model, string, err
 	url := cfg.LLMURL
 	if url == "" {
 		url = llm.DefaultHost
+	}
+	if !strings.Contains(url, "://") {
+		url = "http://" + url // as the client reads it
 	}
 	return client, model, url, err
 }
