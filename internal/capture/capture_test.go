@@ -8,7 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,26 +26,15 @@ import (
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/metadatatest"
 	"github.com/crossmem/crossmem/internal/metadata/reconcile"
 	"github.com/crossmem/crossmem/internal/metadata/sources"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
 
-// wazeroCache is shared by every engine the tests open, so pdfium is
-// compiled once per test binary instead of once per test (~3 s each).
-var wazeroCache string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "crossmem-capture-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	wazeroCache = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+// wazeroCache is shared by every engine the tests open (and by the other
+// packages' tests), so pdfium is compiled once per machine.
+var wazeroCache = corpustest.WazeroCache()
 
 // response is how the fake server answers one request.
 type response struct {
@@ -53,84 +42,74 @@ type response struct {
 	status int // 0 means 200
 }
 
-// fakeServer plays arXiv (/api/query?id_list=..., /pdf/<id>v<N>) and
-// Crossref (/works/<doi>) from recordings. Unknown requests answer 404 and
-// are counted, so tests can assert what was (not) requested.
-type fakeServer struct {
-	srv *httptest.Server
+// testServer replays the recorded metadata APIs (metadatatest) with the
+// tests' own answers: arXiv feeds and Crossref works (Answer, matched like
+// the recordings and preferred to them) and PDFs under /pdf/ (Serve).
+type testServer struct{ *metadatatest.Server }
 
-	mu     sync.Mutex
-	arxiv  map[string]response // by id_list
-	pdfs   map[string]response // by "<id>v<N>"
-	works  map[string]response // by DOI
-	hits   map[string]int      // by request path + "?" + query
-	server []string            // paths in request order
+func newTestServer(t *testing.T) testServer { return testServer{metadatatest.NewServer(t)} }
+
+func (r response) code() int {
+	if r.status == 0 {
+		return http.StatusOK
+	}
+	return r.status
 }
 
-func newFakeServer(t *testing.T) *fakeServer {
-	t.Helper()
-	f := &fakeServer{
-		arxiv: map[string]response{},
-		pdfs:  map[string]response{},
-		works: map[string]response{},
-		hits:  map[string]int{},
-	}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
+// arxiv answers the arXiv query for id_list with r.
+func (f testServer) arxiv(idList string, r response) {
+	f.Answer(metadata.SourceArxiv, "/api/query?id_list="+idList, r.code(), r.body)
 }
 
-func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	key := r.URL.Path
-	if r.URL.RawQuery != "" {
-		key += "?" + r.URL.RawQuery
+// pdf serves r at /pdf/<id>v<N>, where capture's arXiv PDF links point.
+func (f testServer) pdf(versioned string, r response) {
+	f.Serve("/pdf/"+versioned, r.code(), "application/pdf", r.body)
+}
+
+// work answers Crossref's /works/<doi> with r.
+func (f testServer) work(doi string, r response) {
+	f.Answer(metadata.SourceCrossref, "/works/"+doi, r.code(), r.body)
+}
+
+// paths returns every request's decoded path and query in order, arXiv's
+// and Crossref's without their source prefix ("/api/query?id_list=…",
+// "/works/<doi>"), the other sources' with it ("/openalex/works/…"), PDFs
+// as served ("/pdf/…").
+func (f testServer) paths() []string {
+	var out []string
+	for _, req := range f.Received() {
+		u, err := url.Parse(req.URI)
+		if err != nil {
+			continue
+		}
+		p := u.Path
+		for _, src := range []string{metadata.SourceArxiv, metadata.SourceCrossref} {
+			if rest, ok := strings.CutPrefix(p, "/"+src+"/"); ok {
+				p = "/" + rest
+				break
+			}
+		}
+		if u.RawQuery != "" {
+			p += "?" + u.RawQuery
+		}
+		out = append(out, p)
 	}
-	f.hits[key]++
-	f.server = append(f.server, key)
-	var resp response
-	var ok bool
-	ctype := "application/octet-stream"
-	switch {
-	case r.URL.Path == "/api/query":
-		resp, ok = f.arxiv[r.URL.Query().Get("id_list")]
-		ctype = "application/atom+xml"
-	case strings.HasPrefix(r.URL.Path, "/pdf/"):
-		resp, ok = f.pdfs[strings.TrimPrefix(r.URL.Path, "/pdf/")]
-		ctype = "application/pdf"
-	case strings.HasPrefix(r.URL.Path, "/works/"):
-		resp, ok = f.works[strings.TrimPrefix(r.URL.Path, "/works/")]
-		ctype = "application/json"
-	}
-	f.mu.Unlock()
-	if !ok {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Content-Type", ctype)
-	if resp.status != 0 {
-		w.WriteHeader(resp.status)
-	}
-	w.Write(resp.body)
+	return out
 }
 
 // requests returns how many requests the server has seen.
-func (f *fakeServer) requests() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.server)
-}
+func (f testServer) requests() int { return len(f.Received()) }
 
-func (f *fakeServer) hitCount(key string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.hits[key]
-}
-
-func (f *fakeServer) set(m map[string]response, k string, r response) {
-	f.mu.Lock()
-	m[k] = r
-	f.mu.Unlock()
+// hitCount returns how many requests had the path and query key (as paths
+// gives them).
+func (f testServer) hitCount(key string) int {
+	n := 0
+	for _, p := range f.paths() {
+		if p == key {
+			n++
+		}
+	}
+	return n
 }
 
 // openEngine starts pdfium for one test.
@@ -148,7 +127,7 @@ func openEngine(t *testing.T) *pdf.Engine {
 // fake server.
 type testEnv struct {
 	lib  *library.Library
-	srv  *fakeServer
+	srv  testServer
 	opts Options
 	logs *logBuffer
 }
@@ -177,7 +156,7 @@ func newEnv(t *testing.T) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newFakeServer(t)
+	srv := newTestServer(t)
 	env := &testEnv{lib: lib, srv: srv, logs: &logBuffer{}}
 	env.opts = env.options(t, openEngine(t))
 	return env
@@ -196,10 +175,9 @@ func (env *testEnv) options(t *testing.T, engine *pdf.Engine) Options {
 	})
 	sc := sources.Config{
 		HTTP:     hc,
-		ArxivAPI: env.srv.srv.URL + "/api/query", ArxivPDF: env.srv.srv.URL + "/pdf",
-		CrossrefAPI: env.srv.srv.URL,
-		// Not served by the fake: they answer 404 (not found).
-		OpenAlexAPI: env.srv.srv.URL + "/openalex", DataCiteAPI: env.srv.srv.URL + "/datacite",
+		ArxivAPI: env.srv.BaseURL(metadata.SourceArxiv), ArxivPDF: env.srv.URL() + "/pdf",
+		CrossrefAPI: env.srv.BaseURL(metadata.SourceCrossref),
+		OpenAlexAPI: env.srv.BaseURL(metadata.SourceOpenAlex), DataCiteAPI: env.srv.BaseURL(metadata.SourceDataCite),
 	}
 	return Options{
 		Engine:      engine,
@@ -261,8 +239,8 @@ func readSidecar(t *testing.T, path string) library.Sidecar {
 func TestArxivVersioned(t *testing.T) {
 	env := newEnv(t)
 	pdfData := corpustest.PDF(t, "pm_2304.02623v1.pdf")
-	env.srv.arxiv["2104.12255v1"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
-	env.srv.pdfs["2104.12255v1"] = response{body: pdfData}
+	env.srv.arxiv("2104.12255v1", response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")})
+	env.srv.pdf("2104.12255v1", response{body: pdfData})
 
 	res, err := Run(t.Context(), env.lib, "https://arxiv.org/abs/2104.12255v1", env.opts)
 	if err != nil {
@@ -306,7 +284,7 @@ func TestArxivVersioned(t *testing.T) {
 	if sc.PDFSHA256 != sha(pdfData) {
 		t.Errorf("pdf_sha256 = %s; want %s", sc.PDFSHA256, sha(pdfData))
 	}
-	wantSrc := library.Source{Kind: "arxiv", Input: "https://arxiv.org/abs/2104.12255v1", URL: env.srv.srv.URL + "/pdf/2104.12255v1"}
+	wantSrc := library.Source{Kind: "arxiv", Input: "https://arxiv.org/abs/2104.12255v1", URL: env.srv.URL() + "/pdf/2104.12255v1"}
 	if sc.Source != wantSrc {
 		t.Errorf("source = %+v; want %+v", sc.Source, wantSrc)
 	}
@@ -330,8 +308,8 @@ func TestArxivVersioned(t *testing.T) {
 
 func TestArxivVersionless(t *testing.T) {
 	env := newEnv(t)
-	env.srv.arxiv["1605.08386"] = response{body: corpustest.File(t, "api", "arxiv/1605.08386.xml")}
-	env.srv.pdfs["1605.08386v1"] = response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")}
+	env.srv.arxiv("1605.08386", response{body: corpustest.File(t, "api", "arxiv/1605.08386.xml")})
+	env.srv.pdf("1605.08386v1", response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")})
 
 	res, err := Run(t.Context(), env.lib, "1605.08386", env.opts)
 	if err != nil {
@@ -347,16 +325,16 @@ func TestArxivVersionless(t *testing.T) {
 	if n := env.srv.hitCount("/pdf/1605.08386v1"); n != 1 {
 		t.Errorf("versioned PDF URL fetched %d times; want 1", n)
 	}
-	if p.Sidecar.Source.URL != env.srv.srv.URL+"/pdf/1605.08386v1" {
+	if p.Sidecar.Source.URL != env.srv.URL()+"/pdf/1605.08386v1" {
 		t.Errorf("source URL = %q", p.Sidecar.Source.URL)
 	}
 }
 
 func TestArxivRecaptureIsIdempotent(t *testing.T) {
 	env := newEnv(t)
-	env.srv.arxiv["2104.12255v1"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
-	env.srv.arxiv["2104.12255"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
-	env.srv.pdfs["2104.12255v1"] = response{body: corpustest.PDF(t, "pm_2304.02623v1.pdf")}
+	env.srv.arxiv("2104.12255v1", response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")})
+	env.srv.arxiv("2104.12255", response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")})
+	env.srv.pdf("2104.12255v1", response{body: corpustest.PDF(t, "pm_2304.02623v1.pdf")})
 
 	first, err := Run(t.Context(), env.lib, "2104.12255v1", env.opts)
 	if err != nil {
@@ -416,7 +394,7 @@ func TestArxivNotFound(t *testing.T) {
 			case "error entry":
 				resp.body = corpustest.File(t, "api", "arxiv/abc.xml")
 			}
-			env.srv.arxiv[tc.input] = resp
+			env.srv.arxiv(tc.input, resp)
 			_, err := Run(t.Context(), env.lib, tc.input, env.opts)
 			if err == nil {
 				t.Fatal("capture of an unknown arXiv id succeeded")
@@ -434,7 +412,7 @@ func TestArxivNotFound(t *testing.T) {
 			if got := env.rawFiles(t); len(got) != 0 {
 				t.Errorf("files written after a failed capture: %v", got)
 			}
-			for k := range env.srv.hits {
+			for _, k := range env.srv.paths() {
 				if strings.HasPrefix(k, "/pdf/") {
 					t.Errorf("PDF requested after a failed lookup: %s", k)
 				}
@@ -446,7 +424,7 @@ func TestArxivNotFound(t *testing.T) {
 func TestServerErrorsWriteNothing(t *testing.T) {
 	t.Run("metadata 500", func(t *testing.T) {
 		env := newEnv(t)
-		env.srv.arxiv["2104.12255v1"] = response{body: []byte("oops"), status: http.StatusInternalServerError}
+		env.srv.arxiv("2104.12255v1", response{body: []byte("oops"), status: http.StatusInternalServerError})
 		_, err := Run(t.Context(), env.lib, "2104.12255v1", env.opts)
 		if err == nil {
 			t.Fatal("capture succeeded although the API answered 500")
@@ -469,8 +447,8 @@ func TestServerErrorsWriteNothing(t *testing.T) {
 	})
 	t.Run("PDF 500", func(t *testing.T) {
 		env := newEnv(t)
-		env.srv.arxiv["2104.12255v1"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
-		env.srv.pdfs["2104.12255v1"] = response{body: []byte("oops"), status: http.StatusInternalServerError}
+		env.srv.arxiv("2104.12255v1", response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")})
+		env.srv.pdf("2104.12255v1", response{body: []byte("oops"), status: http.StatusInternalServerError})
 		_, err := Run(t.Context(), env.lib, "2104.12255v1", env.opts)
 		if err == nil {
 			t.Fatal("capture succeeded although the PDF download answered 500")
@@ -487,8 +465,8 @@ func TestServerErrorsWriteNothing(t *testing.T) {
 	})
 	t.Run("PDF is HTML", func(t *testing.T) {
 		env := newEnv(t)
-		env.srv.arxiv["2104.12255v1"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
-		env.srv.pdfs["2104.12255v1"] = response{body: []byte("<html><body>Please log in</body></html>")}
+		env.srv.arxiv("2104.12255v1", response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")})
+		env.srv.pdf("2104.12255v1", response{body: []byte("<html><body>Please log in</body></html>")})
 		_, err := Run(t.Context(), env.lib, "2104.12255v1", env.opts)
 		if !errors.Is(err, pdf.ErrNotPDF) {
 			t.Fatalf("error = %v; want pdf.ErrNotPDF", err)
@@ -502,7 +480,7 @@ func TestServerErrorsWriteNothing(t *testing.T) {
 func TestDOIWithoutPDFLink(t *testing.T) {
 	env := newEnv(t)
 	const doi = "10.1145/3184558.3186235"
-	env.srv.works[doi] = response{body: corpustest.File(t, "api", "crossref/10.1145_3184558.3186235.json")}
+	env.srv.work(doi, response{body: corpustest.File(t, "api", "crossref/10.1145_3184558.3186235.json")})
 
 	_, err := Run(t.Context(), env.lib, "https://doi.org/"+doi, env.opts)
 	if !errors.Is(err, library.ErrNoPDF) {
@@ -559,7 +537,7 @@ func copyPDF(t *testing.T, name string) string {
 func TestLocalPDFWithDOI(t *testing.T) {
 	env := newEnv(t)
 	const doi = "10.1016/j.tcs.2015.06.001"
-	env.srv.works[doi] = response{body: corpustest.File(t, "api", "crossref/10.1016_j.tcs.2015.06.001.json")}
+	env.srv.work(doi, response{body: corpustest.File(t, "api", "crossref/10.1016_j.tcs.2015.06.001.json")})
 	path := copyPDF(t, "gr_dehypenisation1.pdf")
 	orig, _ := os.ReadFile(path)
 
@@ -739,8 +717,8 @@ func TestConcurrentCapturesGetDistinctKeys(t *testing.T) {
 	pdfs := []string{"gr_dehypenisation1.pdf", "pm_2304.02623v1.pdf", "dl_ocr_test.pdf"}
 	for i, id := range ids {
 		// Same title, first author and year: the same base key.
-		env.srv.arxiv[id] = response{body: feedFor(t, id, "Heat-bath random walks with Markov bases", "Caprice Stanley")}
-		env.srv.pdfs[id+"v1"] = response{body: corpustest.PDF(t, pdfs[i])}
+		env.srv.arxiv(id, response{body: feedFor(t, id, "Heat-bath random walks with Markov bases", "Caprice Stanley")})
+		env.srv.pdf(id+"v1", response{body: corpustest.PDF(t, pdfs[i])})
 	}
 	opts := make([]Options, len(ids))
 	for i := range ids {
@@ -801,8 +779,8 @@ func TestCiteKeyIsSafeFileName(t *testing.T) {
 		t.Run(tc.title, func(t *testing.T) {
 			env := newEnv(t)
 			const id = "1605.90009"
-			env.srv.arxiv[id] = response{body: feedFor(t, id, tc.title, tc.author)}
-			env.srv.pdfs[id+"v1"] = response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")}
+			env.srv.arxiv(id, response{body: feedFor(t, id, tc.title, tc.author)})
+			env.srv.pdf(id+"v1", response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")})
 			res, err := Run(t.Context(), env.lib, id, env.opts)
 			if err != nil {
 				// Refusing is acceptable, as long as nothing is written.
@@ -838,8 +816,8 @@ func TestCiteKeyIsSafeFileName(t *testing.T) {
 
 func TestArxivDOIUsesArxiv(t *testing.T) {
 	env := newEnv(t)
-	env.srv.arxiv["2104.12255"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
-	env.srv.pdfs["2104.12255v1"] = response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")}
+	env.srv.arxiv("2104.12255", response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")})
+	env.srv.pdf("2104.12255v1", response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")})
 
 	// Crossref does not know arXiv's DataCite DOIs; the capture must go to
 	// the arXiv API instead.
@@ -850,7 +828,7 @@ func TestArxivDOIUsesArxiv(t *testing.T) {
 	if res.Input.Kind != identifier.KindArxiv || res.Paper.Metadata.ArxivID != "2104.12255" || res.Paper.Metadata.ArxivVersion != 1 {
 		t.Errorf("kind %v arXiv %q v%d", res.Input.Kind, res.Paper.Metadata.ArxivID, res.Paper.Metadata.ArxivVersion)
 	}
-	for k := range env.srv.hits {
+	for _, k := range env.srv.paths() {
 		if strings.HasPrefix(k, "/works/") {
 			t.Errorf("Crossref asked for an arXiv DOI: %s", k)
 		}
@@ -862,8 +840,8 @@ func TestArxivDOIUsesArxiv(t *testing.T) {
 
 func TestConcurrentCapturesOfOnePaperWriteOnce(t *testing.T) {
 	env := newEnv(t)
-	env.srv.arxiv["2104.12255v1"] = response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")}
-	env.srv.pdfs["2104.12255v1"] = response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")}
+	env.srv.arxiv("2104.12255v1", response{body: corpustest.File(t, "api", "arxiv/2104.12255v1.xml")})
+	env.srv.pdf("2104.12255v1", response{body: corpustest.PDF(t, "gr_dehypenisation1.pdf")})
 	const n = 3
 	opts := make([]Options, n)
 	for i := range opts {

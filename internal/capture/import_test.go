@@ -196,7 +196,7 @@ func TestImportIsAllOrNothing(t *testing.T) {
 func TestCaptureAttachesToImportedEntry(t *testing.T) {
 	env := newEnv(t)
 	const doi = "10.1016/j.tcs.2015.06.001"
-	env.srv.works[doi] = response{body: corpustest.File(t, "api", "crossref/10.1016_j.tcs.2015.06.001.json")}
+	env.srv.work(doi, response{body: corpustest.File(t, "api", "crossref/10.1016_j.tcs.2015.06.001.json")})
 	entry := `[{"id": "Dennunzio:RS", "type": "article-journal", "title": "Reaction systems and extremal combinatorics properties",
 	  "author": [{"family": "Dennunzio", "given": "Alberto"}], "issued": {"date-parts": [[2014]]}, "DOI": "` + doi + `"}]`
 	if _, err := Import(t.Context(), env.lib, importEntries(t, entry), importOpts()); err != nil {
@@ -248,7 +248,7 @@ func TestCaptureAttachesToImportedEntry(t *testing.T) {
 func TestCaptureAttachesToSameWork(t *testing.T) {
 	env := newEnv(t)
 	const doi = "10.1016/j.tcs.2015.06.001"
-	env.srv.works[doi] = response{body: corpustest.File(t, "api", "crossref/10.1016_j.tcs.2015.06.001.json")}
+	env.srv.work(doi, response{body: corpustest.File(t, "api", "crossref/10.1016_j.tcs.2015.06.001.json")})
 	entry := `[{"id": "rs2015", "title": "Reaction systems and extremal combinatorics properties", "DOI": "` + strings.ToUpper(doi) + `"}]`
 	if _, err := Import(t.Context(), env.lib, importEntries(t, entry), importOpts()); err != nil {
 		t.Fatal(err)

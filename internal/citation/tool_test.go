@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/csl"
 )
 
@@ -73,6 +74,7 @@ var bibtexContentWarning = regexp.MustCompile(`^Warning--(empty |to sort, need |
 // "empty journal", and, for BibLaTeX entries only, entry types plain.bst
 // does not define).
 func TestBibTeXTool(t *testing.T) {
+	corpustest.Slow(t, "runs bibtex")
 	bibtexPath, err := exec.LookPath("bibtex")
 	if err != nil {
 		t.Skip("bibtex is not installed (Debian: apt-get install texlive-base); .ci/run installs it")
@@ -146,6 +148,7 @@ var biberDataWarning = regexp.MustCompile(`Missing mandatory field|Invalid value
 // undefined macro, an invalid entry type or field for biblatex's data
 // model, an unparsable date or name.
 func TestBiberTool(t *testing.T) {
+	corpustest.Slow(t, "runs biber")
 	biber, err := exec.LookPath("biber")
 	if err != nil {
 		t.Skip("biber is not installed (Debian: apt-get install biber); .ci/run installs it")

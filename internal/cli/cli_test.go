@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,6 +21,8 @@ import (
 	"github.com/crossmem/crossmem/internal/cli"
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/library"
+	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/metadatatest"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
 
@@ -30,26 +31,23 @@ import (
 // non-zero).
 const envExitFile = "CROSSMEM_TEST_EXIT_FILE"
 
-// wazeroDir is a compilation cache for pdfium shared by every script and
-// test, so pdfium is compiled once per test binary rather than once per
-// crossmem invocation (~3 s each).
+// wazeroDir is the compilation cache for pdfium shared by every script
+// and test (corpustest.WazeroCache, shared with the other packages), so
+// pdfium is compiled once per machine rather than once per crossmem
+// invocation (~3 s each).
 var wazeroDir string
 
-// testingM wraps *testing.M to create and remove wazeroDir around the
-// tests (and only there: not when the binary runs as the crossmem
-// command).
+// testingM wraps *testing.M to set up wazeroDir before the tests (and only
+// there: not when the binary runs as the crossmem command).
 type testingM struct{ m *testing.M }
 
 func (w testingM) Run() int {
-	dir, err := os.MkdirTemp("", "crossmem-cli-test-")
-	if err != nil {
+	wazeroDir = corpustest.WazeroCache()
+	if err := os.MkdirAll(wazeroDir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	wazeroDir = dir
-	code := w.m.Run()
-	os.RemoveAll(dir)
-	return code
+	return w.m.Run()
 }
 
 func TestMain(m *testing.M) {
@@ -103,7 +101,7 @@ func TestScripts(t *testing.T) {
 	t.Parallel()
 	pdfDir := corpustest.Dir(t, "pdf")
 	warmPDFium(t)
-	api := fakeAPI(t)
+	api := apiEnv(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
@@ -124,8 +122,7 @@ func TestScripts(t *testing.T) {
 			if err := os.Symlink(wazeroDir, filepath.Join(cache, "wazero")); err != nil {
 				return err
 			}
-			// Nothing answers at dead: Ollama is "not running". arXiv
-			// and Crossref are the recordings api serves.
+			// Nothing answers at dead: Ollama is "not running".
 			dead, err := unusedAddr()
 			if err != nil {
 				return err
@@ -134,14 +131,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("CROSSMEM_CONFIG", filepath.Join(env.WorkDir, "config.toml"))
 			env.Setenv("CROSSMEM_CACHE", cache)
 			env.Setenv("OLLAMA_HOST", "http://"+dead)
-			env.Setenv("CROSSMEM_ARXIV_API", api.URL+"/api/query")
-			env.Setenv("CROSSMEM_ARXIV_PDF", api.URL+"/pdf")
-			env.Setenv("CROSSMEM_CROSSREF_API", api.URL)
-			// Sources the fake does not serve answer 404 (not found) instead
-			// of reaching the real services.
-			env.Setenv("CROSSMEM_OPENALEX_API", api.URL+"/openalex")
-			env.Setenv("CROSSMEM_DATACITE_API", api.URL+"/datacite")
-			env.Setenv("CROSSMEM_UNPAYWALL_API", api.URL+"/unpaywall")
+			// The metadata sources are the recordings (metadatatest).
+			for k, v := range api {
+				env.Setenv(k, v)
+			}
 			env.Setenv(envExitFile, filepath.Join(env.WorkDir, ".exitcode"))
 			return nil
 		},
@@ -157,43 +150,18 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// fakeAPI serves recorded arXiv and Crossref responses, and a corpus PDF
-// as the arXiv PDF of 2104.12255v1; everything else is 404.
-func fakeAPI(t *testing.T) *httptest.Server {
+// apiEnv starts metadatatest's replay of the recorded metadata APIs, with
+// a corpus PDF (gr_dehypenisation1.pdf) as arXiv's PDF of 2104.12255v1 and
+// the recorded 2104.12255v1 as the answer for the versionless id too, and
+// returns the environment that points crossmem at it.
+func apiEnv(t *testing.T) map[string]string {
 	t.Helper()
-	read := func(rel string) []byte { return corpustest.File(t, rel) }
-	arxiv := map[string][]byte{
-		"2104.12255v1": read("api/arxiv/2104.12255v1.xml"),
-		"2104.12255":   read("api/arxiv/2104.12255v1.xml"),
-	}
-	pdfs := map[string][]byte{
-		"2104.12255v1": read("pdf/gr_dehypenisation1.pdf"),
-	}
-	works := map[string][]byte{
-		"10.1016/j.tcs.2015.06.001": read("api/crossref/10.1016_j.tcs.2015.06.001.json"),
-		"10.1145/3184558.3186235":   read("api/crossref/10.1145_3184558.3186235.json"),
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body []byte
-		switch {
-		case r.URL.Path == "/api/query":
-			body = arxiv[r.URL.Query().Get("id_list")]
-			w.Header().Set("Content-Type", "application/atom+xml")
-		case strings.HasPrefix(r.URL.Path, "/pdf/"):
-			body = pdfs[strings.TrimPrefix(r.URL.Path, "/pdf/")]
-			w.Header().Set("Content-Type", "application/pdf")
-		case strings.HasPrefix(r.URL.Path, "/works/"):
-			body = works[strings.TrimPrefix(r.URL.Path, "/works/")]
-			w.Header().Set("Content-Type", "application/json")
-		}
-		if body == nil {
-			http.NotFound(w, r)
-			return
-		}
-		w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	s := metadatatest.NewServer(t)
+	s.Answer(metadata.SourceArxiv, "/api/query?id_list=2104.12255", http.StatusOK, corpustest.File(t, "api", "arxiv/2104.12255v1.xml"))
+	s.Serve("/pdf/2104.12255v1", http.StatusOK, "application/pdf", corpustest.PDF(t, "gr_dehypenisation1.pdf"))
+	env := s.Env()
+	env["CROSSMEM_ARXIV_PDF"] = s.URL() + "/pdf"
+	return env
 }
 
 // exitcode N: the last crossmem command exited with status N.

@@ -31,7 +31,7 @@ func TestMessages(t *testing.T) {
 	// Not parallel: it changes the working directory.
 	pdfDir := corpustest.Dir(t, "pdf")
 	warmPDFium(t)
-	api := fakeAPI(t)
+	api := apiEnv(t)
 	work := t.TempDir()
 	for dst, src := range scriptPDFs {
 		data, err := os.ReadFile(filepath.Join(pdfDir, src))
@@ -55,16 +55,13 @@ func TestMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{
-		"CROSSMEM_HOME":          filepath.Join(work, "home"),
-		"CROSSMEM_CONFIG":        filepath.Join(work, "config.toml"),
-		"CROSSMEM_CACHE":         cache,
-		"OLLAMA_HOST":            "http://" + dead,
-		"CROSSMEM_ARXIV_API":     api.URL + "/api/query",
-		"CROSSMEM_ARXIV_PDF":     api.URL + "/pdf",
-		"CROSSMEM_CROSSREF_API":  api.URL,
-		"CROSSMEM_OPENALEX_API":  api.URL + "/openalex",
-		"CROSSMEM_DATACITE_API":  api.URL + "/datacite",
-		"CROSSMEM_UNPAYWALL_API": api.URL + "/unpaywall",
+		"CROSSMEM_HOME":   filepath.Join(work, "home"),
+		"CROSSMEM_CONFIG": filepath.Join(work, "config.toml"),
+		"CROSSMEM_CACHE":  cache,
+		"OLLAMA_HOST":     "http://" + dead,
+	}
+	for k, v := range api {
+		env[k] = v
 	}
 	goldenFile, err := filepath.Abs(filepath.Join("testdata", "messages.golden"))
 	if err != nil {
@@ -94,7 +91,7 @@ func TestMessages(t *testing.T) {
 		}
 		transcript.WriteString("\n")
 	}
-	golden.Check(t, goldenFile, normalizeTranscript(transcript.String(), work, api.URL))
+	golden.Check(t, goldenFile, normalizeTranscript(transcript.String(), work, strings.TrimSuffix(api["CROSSMEM_ARXIV_PDF"], "/pdf")))
 }
 
 func writeFile(t *testing.T, path, text string) {

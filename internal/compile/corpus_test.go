@@ -69,6 +69,7 @@ func subMultiset(a, b string) bool {
 // hash and byte range are consistent, image-only pages and broken text
 // layers produce no chunks.
 func TestCorpus(t *testing.T) {
+	corpustest.Slow(t, "compiles every corpus PDF")
 	pdfDir := corpustest.Dir(t, "pdf")
 	e := newEngine(t)
 	files, _ := filepath.Glob(filepath.Join(pdfDir, "*.pdf"))

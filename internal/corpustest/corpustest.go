@@ -1,15 +1,20 @@
 // Package corpustest locates the shared test corpus (../shared beside the
 // checkout) for tests; tests that need it skip with a clear message when it
-// is absent. Test code only.
+// is absent, or fail when the environment variable CROSSMEM_REQUIRE_SHARED
+// is set (.ci/run sets it, so that CI cannot pass by skipping). It also
+// holds the test tiers' switches: Slow skips a test under go test -short,
+// and WazeroCache is the pdfium compilation cache every test shares. Test
+// code only.
 //
 // The module root is the nearest folder holding go.mod at or above the
 // working directory (go test runs a package's tests in its folder), and the
 // shared material is ../shared beside it, with the corpus in
 // ../shared/corpus. Every function takes the calling test, marks itself a
 // helper, and ends it with t.Skip when the material it needs is not there
-// (a checkout without ../shared runs the other tests) or with t.Fatal when a
-// file that should be there cannot be read (a present but broken corpus is
-// an error). Paths are absolute and cleaned. Nothing is cached: every call
+// (a checkout without ../shared runs the other tests; with
+// CROSSMEM_REQUIRE_SHARED set, t.Fatal instead) or with t.Fatal when a file
+// that should be there cannot be read (a present but broken corpus is an
+// error). Paths are absolute and cleaned. Nothing is cached: every call
 // looks again.
 package corpustest
 
@@ -18,6 +23,38 @@ import (
 	"path/filepath"
 	"testing"
 )
+
+// EnvRequireShared, when set to anything but "" or "0", turns every skip
+// for missing shared material into a failure.
+const EnvRequireShared = "CROSSMEM_REQUIRE_SHARED"
+
+// missing skips t for missing shared material, or fails it when
+// EnvRequireShared is set.
+func missing(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if v := os.Getenv(EnvRequireShared); v != "" && v != "0" {
+		t.Fatalf(format+" (%s is set: the shared material is required)", append(args, EnvRequireShared)...)
+	}
+	t.Skipf(format, args...)
+}
+
+// Slow skips t under go test -short: tests that sweep the whole corpus,
+// build binaries or run external programs (bibtex, biber, node,
+// pdftotext). why says what makes it slow. scripts/test.sh runs them.
+func Slow(t testing.TB, why string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("slow (%s): skipped with -short", why)
+	}
+}
+
+// WazeroCache is the wazero compilation cache for pdfium that every test
+// shares (pdf.Options.CacheDir): a folder in the system's temporary
+// directory that outlives the run, so pdfium is compiled to machine code
+// once per machine, not once per test binary (seconds each). wazero writes
+// its cache files atomically, so test binaries running in parallel may
+// share it.
+func WazeroCache() string { return filepath.Join(os.TempDir(), "crossmem-test-wazero") }
 
 // Root returns the module root: the nearest folder at or above the working
 // directory that holds go.mod. It skips the test when there is none, and
@@ -34,7 +71,7 @@ func Root(t testing.TB) string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Skip("go.mod not found above the package directory; cannot locate ../shared")
+			missing(t, "go.mod not found above the package directory; cannot locate ../shared")
 		}
 		dir = parent
 	}
@@ -46,7 +83,7 @@ func Shared(t testing.TB) string {
 	t.Helper()
 	shared := filepath.Join(Root(t), "..", "shared")
 	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("shared test material not available at %s (it lives beside the checkout): %v", shared, err)
+		missing(t, "shared test material not available at %s (it lives beside the checkout): %v", shared, err)
 	}
 	return shared
 }
@@ -60,7 +97,7 @@ func Dir(t testing.TB, parts ...string) string {
 	t.Helper()
 	p := filepath.Join(append([]string{Root(t), "..", "shared", "corpus"}, parts...)...)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared corpus not available at %s (it lives in ../shared beside the checkout): %v", p, err)
+		missing(t, "shared corpus not available at %s (it lives in ../shared beside the checkout): %v", p, err)
 	}
 	return p
 }

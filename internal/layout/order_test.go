@@ -227,6 +227,7 @@ func columnRuns(layoutText string) [][2]string {
 // the left column must come before the start of the right column in our
 // reading order.
 func TestColumnOrder(t *testing.T) {
+	corpustest.Slow(t, "runs pdftotext on the corpus")
 	if _, err := exec.LookPath("pdftotext"); err != nil {
 		t.Skip("pdftotext (poppler-utils) not installed: it provides the independent column split")
 	}

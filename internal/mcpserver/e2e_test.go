@@ -87,6 +87,7 @@ func (l library) runBinary(t *testing.T, bin string, args ...string) string {
 // stdin/stdout: every stdout line is a JSON-RPC 2.0 frame, logs go to
 // stderr, and closing stdin is a clean shutdown (exit 0).
 func TestServeStdout(t *testing.T) {
+	corpustest.Slow(t, "builds cmd/crossmem")
 	lib := copyLibrary(t, fixtureLibrary(t))
 	bin := buildBinary(t)
 	// A .md file that is not a note: the server logs a warning (to stderr)
@@ -285,6 +286,7 @@ type e2eOutput struct {
 // TestTypeScriptClient runs the official MCP TypeScript client against the
 // built binary serving a library prepared by the binary itself.
 func TestTypeScriptClient(t *testing.T) {
+	corpustest.Slow(t, "builds cmd/crossmem and runs node")
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not on PATH: this end-to-end test runs the official MCP TypeScript client (Node 20+; then run npm ci in test/mcp-e2e)")

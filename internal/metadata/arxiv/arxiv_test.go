@@ -3,102 +3,63 @@ package arxiv
 import (
 	"errors"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/metadatatest"
 )
 
-// recording is how the fake API answers one id_list value.
-type recording struct {
-	file   string // under corpus/api/arxiv; "" means use body
-	body   string
-	status int
+// replay serves the recorded arXiv responses (metadatatest), failing the
+// test on a request without one, and three answers of the tests' own: a body cut short (2301.00001), an HTML page
+// (2301.00002) and a 503 with a text body (2301.00003).
+type replay struct {
+	s *metadatatest.Server
 }
 
-// fakeAPI serves recorded arXiv responses keyed by the id_list parameter,
-// with the arXiv Content-Type (no charset). It fails the test on an
-// unexpected query and records the raw queries it saw.
-type fakeAPI struct {
-	srv     *httptest.Server
-	mu      sync.Mutex
-	queries []string
-}
-
-func newFakeAPI(t *testing.T, recs map[string]recording) *fakeAPI {
+func newReplay(t *testing.T) *replay {
 	t.Helper()
-	dir := corpustest.Dir(t, "api", "arxiv")
-	f := &fakeAPI{}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.mu.Lock()
-		f.queries = append(f.queries, r.URL.RawQuery)
-		f.mu.Unlock()
-		if r.URL.Path != "/api/query" {
-			t.Errorf("unexpected path %q", r.URL.Path)
+	s := metadatatest.NewServer(t)
+	for id, a := range map[string]struct {
+		status int
+		body   string
+	}{
+		"2301.00001": {200, `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/abs/2301.00001v1</id><title>Trunc`},
+		"2301.00002": {200, "<html><body>Service Unavailable</body></html>"},
+		"2301.00003": {http.StatusServiceUnavailable, "Rate exceeded."},
+	} {
+		s.Answer(metadata.SourceArxiv, "/api/query?id_list="+id, a.status, []byte(a.body))
+	}
+	// As the real API would, every request must have an answer.
+	t.Cleanup(func() {
+		if u := s.Unrecorded(); len(u) > 0 {
+			t.Errorf("requests without a recording: %q", u)
 		}
-		rec, ok := recs[r.URL.Query().Get("id_list")]
-		if !ok {
-			t.Errorf("unexpected query %q", r.URL.RawQuery)
-			http.Error(w, "unexpected", http.StatusTeapot)
-			return
-		}
-		body := []byte(rec.body)
-		if rec.file != "" {
-			var err error
-			if body, err = os.ReadFile(filepath.Join(dir, rec.file)); err != nil {
-				t.Error(err)
-			}
-		}
-		w.Header().Set("Content-Type", "application/atom+xml")
-		if rec.status != 0 {
-			w.WriteHeader(rec.status)
-		}
-		w.Write(body)
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
+	})
+	return &replay{s: s}
 }
 
-func (f *fakeAPI) client() *Client {
-	return &Client{
-		BaseURL: f.srv.URL + "/api/query",
-		HTTP: fetch.New(fetch.Options{
-			UserAgent:    "crossmem-test",
-			RetryMax:     -1,
-			RetryWaitMin: time.Millisecond,
-			RateLimits:   map[string]fetch.RateLimit{},
-		}),
-	}
+func (r *replay) client() *Client {
+	o := metadatatest.FetchOptions()
+	o.RetryMax = -1
+	return &Client{BaseURL: r.s.BaseURL(metadata.SourceArxiv), HTTP: fetch.New(o)}
 }
 
-func recordings() map[string]recording {
-	return map[string]recording{
-		"1111.2011v2":        {file: "1111.2011v2.2016.xml"},
-		"quant-ph/0201082v1": {file: "quant-ph_0201082v1.xml"},
-		"astro-ph/0601001":   {file: "astro-ph_0601001.xml"},
-		"1707.08567":         {file: "1707.08567.xml"},
-		"2104.12255v1":       {file: "2104.12255v1.xml"},
-		"1605.08386":         {file: "1605.08386.xml"},
-		"abc":                {file: "abc.xml", status: http.StatusBadRequest},
-		"0000.0000":          {file: "0000.0000.xml"},
-		"0808.05394":         {file: "0808.05394.xml"},
-		"2301.00001":         {body: `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/abs/2301.00001v1</id><title>Trunc`},
-		"2301.00002":         {body: "<html><body>Service Unavailable</body></html>"},
-		"2301.00003":         {body: "Rate exceeded.", status: http.StatusServiceUnavailable},
+// queries returns the raw query of every request, in order.
+func (r *replay) queries() []string {
+	var out []string
+	for _, req := range r.s.Received() {
+		_, q, _ := strings.Cut(req.URI, "?")
+		out = append(out, q)
 	}
+	return out
 }
 
 func TestLookupVersionedWithPublishedDOI(t *testing.T) {
-	api := newFakeAPI(t, recordings())
+	api := newReplay(t)
 	e, err := api.client().LookupEntry(t.Context(), "1111.2011", 2)
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +112,7 @@ func TestLookupVersionedWithPublishedDOI(t *testing.T) {
 			t.Errorf("FieldSources[%s] (-want +got):\n%s", f, diff)
 		}
 	}
-	if got := api.queries[0]; got != "id_list=1111.2011v2" {
+	if got := api.queries()[0]; got != "id_list=1111.2011v2" {
 		t.Errorf("query = %q", got)
 	}
 }
@@ -167,7 +128,7 @@ func cmpIgnoreAbstractAndProvenance() cmp.Option {
 }
 
 func TestLookupOldStyleIDs(t *testing.T) {
-	api := newFakeAPI(t, recordings())
+	api := newReplay(t)
 	c := api.client()
 
 	r, err := c.Lookup(t.Context(), "quant-ph/0201082", 1)
@@ -209,17 +170,17 @@ func TestLookupOldStyleIDs(t *testing.T) {
 	// Old-style ids contain '/', which must be escaped in the query.
 	for _, want := range []string{"id_list=quant-ph%2F0201082v1", "id_list=astro-ph%2F0601001"} {
 		found := false
-		for _, q := range api.queries {
+		for _, q := range api.queries() {
 			found = found || q == want
 		}
 		if !found {
-			t.Errorf("no query %q among %q", want, api.queries)
+			t.Errorf("no query %q among %q", want, api.queries())
 		}
 	}
 }
 
 func TestLookupUTF8AndParticles(t *testing.T) {
-	api := newFakeAPI(t, recordings())
+	api := newReplay(t)
 	r, err := api.client().Lookup(t.Context(), "1707.08567", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +209,7 @@ func TestLookupUTF8AndParticles(t *testing.T) {
 }
 
 func TestLookupDegenerateTitle(t *testing.T) {
-	api := newFakeAPI(t, recordings())
+	api := newReplay(t)
 	r, err := api.client().Lookup(t.Context(), "2104.12255v1", 0) // version in the id
 	if err != nil {
 		t.Fatal(err)
@@ -262,7 +223,7 @@ func TestLookupDegenerateTitle(t *testing.T) {
 }
 
 func TestLookupNotFound(t *testing.T) {
-	api := newFakeAPI(t, recordings())
+	api := newReplay(t)
 	c := api.client()
 	for _, tc := range []struct {
 		id      string
@@ -284,7 +245,7 @@ func TestLookupNotFound(t *testing.T) {
 }
 
 func TestLookupFailures(t *testing.T) {
-	api := newFakeAPI(t, recordings())
+	api := newReplay(t)
 	c := api.client()
 	for _, id := range []string{"2301.00001", "2301.00002"} {
 		_, err := c.Lookup(t.Context(), id, 0)

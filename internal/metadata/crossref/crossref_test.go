@@ -3,116 +3,52 @@ package crossref
 import (
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
+	"net/url"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/metadatatest"
 )
 
-// fakeCrossref serves every recording in corpus/api/crossref at
-// /works/{doi}, keyed by the lower-cased DOI (from the JSON, or from the
-// file name of a *.404.txt recording, served with status 404).
-type fakeCrossref struct {
-	srv   *httptest.Server
-	files map[string]string // lower-case DOI -> file
-	mu    sync.Mutex
-	reqs  []*http.Request
+// replay is metadatatest's server with the works it answers
+// /works/{doi} for: lower-cased DOI → the recording's status.
+type replay struct {
+	s     *metadatatest.Server
+	works map[string]int
 }
 
-func newFakeCrossref(t *testing.T) *fakeCrossref {
+func newReplay(t *testing.T) *replay {
 	t.Helper()
-	dir := corpustest.Dir(t, "api", "crossref")
-	f := &fakeCrossref{files: map[string]string{}}
-	paths, err := filepath.Glob(filepath.Join(dir, "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range paths {
-		base := filepath.Base(p)
-		switch {
-		case strings.HasSuffix(base, ".404.txt"):
-			doi := strings.Replace(strings.TrimSuffix(base, ".404.txt"), "_", "/", 1)
-			f.files[strings.ToLower(doi)] = p
-		case strings.HasSuffix(base, ".json"):
-			b, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var env struct {
-				Message struct{ DOI string } `json:"message"`
-			}
-			if err := json.Unmarshal(b, &env); err != nil {
-				t.Fatalf("%s: %v", base, err)
-			}
-			key := strings.ToLower(env.Message.DOI)
-			if _, dup := f.files[key]; !dup || !strings.Contains(base, ".v2.") {
-				f.files[key] = p
-			}
+	r := &replay{s: metadatatest.NewServer(t), works: map[string]int{}}
+	for _, rec := range r.s.Recordings() {
+		if rec.Source != metadata.SourceCrossref || !strings.HasPrefix(rec.File, "crossref/") {
+			continue
 		}
-	}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.mu.Lock()
-		f.reqs = append(f.reqs, r)
-		f.mu.Unlock()
-		doi, ok := strings.CutPrefix(r.URL.Path, "/works/")
-		if !ok {
-			http.Error(w, "bad path", http.StatusBadRequest)
-			return
-		}
-		switch doi {
-		case "10.9999/malformed":
-			w.Header().Set("Content-Type", "application/json")
-			w.Write([]byte(`{"status":"ok","message-type":"work","message":{"DOI":"10.9999/malformed","title":[`))
-			return
-		case "10.9999/down":
-			http.Error(w, "Bad Gateway", http.StatusBadGateway)
-			return
-		}
-		p, ok := f.files[strings.ToLower(doi)]
-		if !ok {
-			t.Errorf("no recording for %q", doi)
-			http.NotFound(w, r)
-			return
-		}
-		b, err := os.ReadFile(p)
+		u, err := url.Parse(rec.RequestURI)
 		if err != nil {
-			t.Error(err)
+			t.Fatal(err)
 		}
-		if strings.HasSuffix(p, ".404.txt") {
-			w.Header().Set("Content-Type", "text/plain")
-			w.WriteHeader(http.StatusNotFound)
-			w.Write(b)
-			return
+		doi, ok := strings.CutPrefix(u.Path, "/works/")
+		if !ok || strings.Contains(doi, "/transform/") {
+			continue
 		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(b)
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
+		r.works[strings.ToLower(doi)] = rec.Status
+	}
+	// Every request must have a recording (a 404 one for unknown DOIs).
+	t.Cleanup(func() {
+		if u := r.s.Unrecorded(); len(u) > 0 {
+			t.Errorf("requests without a recording: %q", u)
+		}
+	})
+	return r
 }
 
-func (f *fakeCrossref) client(mailto string) *Client {
-	return &Client{
-		BaseURL: f.srv.URL,
-		Mailto:  mailto,
-		HTTP: fetch.New(fetch.Options{
-			UserAgent:    "crossmem-test",
-			RetryMax:     -1,
-			RetryWaitMin: time.Millisecond,
-			RateLimits:   map[string]fetch.RateLimit{},
-		}),
-	}
-}
+func (r *replay) client(mailto string) *Client { return replayClient(r.s, mailto) }
 
 func work(t *testing.T, c *Client, doi string) *Work {
 	t.Helper()
@@ -124,7 +60,7 @@ func work(t *testing.T, c *Client, doi string) *Work {
 }
 
 func TestWorkSuffixAndRequest(t *testing.T) {
-	f := newFakeCrossref(t)
+	f := newReplay(t)
 	w := work(t, f.client("test@example.org"), "10.1021/acs.orglett.7b03845")
 	want := &metadata.Record{
 		Type:           "article-journal",
@@ -153,11 +89,15 @@ func TestWorkSuffixAndRequest(t *testing.T) {
 			t.Errorf("FieldSources[%s] (-want +got):\n%s", field, diff)
 		}
 	}
-	req := f.reqs[0]
-	if got := req.URL.EscapedPath(); got != "/works/10.1021%2Facs.orglett.7b03845" {
+	req := f.s.Received()[0]
+	u, err := url.Parse(req.URI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := u.EscapedPath(); got != "/crossref/works/10.1021%2Facs.orglett.7b03845" {
 		t.Errorf("path = %q; the DOI must be path-escaped", got)
 	}
-	if got := req.URL.Query().Get("mailto"); got != "test@example.org" {
+	if got := u.Query().Get("mailto"); got != "test@example.org" {
 		t.Errorf("mailto = %q", got)
 	}
 	if got := req.Header.Get("Accept"); got != "application/json" {
@@ -166,7 +106,7 @@ func TestWorkSuffixAndRequest(t *testing.T) {
 }
 
 func TestWorkTrickyRecords(t *testing.T) {
-	f := newFakeCrossref(t)
+	f := newReplay(t)
 	c := f.client("")
 
 	t.Run("mononyms", func(t *testing.T) {
@@ -286,7 +226,7 @@ func TestWorkTrickyRecords(t *testing.T) {
 }
 
 func TestWorkNotFound(t *testing.T) {
-	f := newFakeCrossref(t)
+	f := newReplay(t)
 	c := f.client("")
 	for _, doi := range []string{"10.1371/notarealdoi", "10.48550/arXiv.2312.07559"} {
 		_, err := c.Work(t.Context(), doi)
@@ -297,17 +237,20 @@ func TestWorkNotFound(t *testing.T) {
 }
 
 func TestWorkFailures(t *testing.T) {
-	f := newFakeCrossref(t)
+	f := newReplay(t)
 	c := f.client("")
-	_, err := c.Work(t.Context(), "10.9999/malformed")
+	f.s.Fail(metadata.SourceCrossref, metadatatest.Malformed)
+	_, err := c.Work(t.Context(), "10.1063/1.4938384")
 	if err == nil || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "parse Crossref JSON") {
 		t.Errorf("malformed: err = %v; want a parse error", err)
 	}
-	_, err = c.Work(t.Context(), "10.9999/down")
+	f.s.Fail(metadata.SourceCrossref, metadatatest.ServerError)
+	_, err = c.Work(t.Context(), "10.1063/1.4938384")
 	var fe *fetch.Error
-	if !errors.As(err, &fe) || fe.Status != 502 || errors.Is(err, ErrNotFound) {
+	if !errors.As(err, &fe) || fe.Status != 500 || errors.Is(err, ErrNotFound) {
 		t.Errorf("down: err = %v; want a failed fetch", err)
 	}
+	f.s.Fail(metadata.SourceCrossref, metadatatest.NoFault)
 	if _, err := c.Work(t.Context(), "not a doi"); err == nil {
 		t.Error("want an error for a non-DOI")
 	}
@@ -318,11 +261,11 @@ func TestWorkFailures(t *testing.T) {
 
 // TestWorkAllRecordings maps every recorded work and checks invariants.
 func TestWorkAllRecordings(t *testing.T) {
-	f := newFakeCrossref(t)
+	f := newReplay(t)
 	c := f.client("")
 	n := 0
-	for doi, p := range f.files {
-		if strings.HasSuffix(p, ".404.txt") {
+	for doi, status := range f.works {
+		if status != 200 {
 			continue
 		}
 		n++
@@ -360,7 +303,7 @@ func TestWorkAllRecordings(t *testing.T) {
 // CSL-JSON of GROUNDTRUTH.json for works whose canonical record is based on
 // Crossref.
 func TestWorkMatchesGroundTruth(t *testing.T) {
-	f := newFakeCrossref(t)
+	f := newReplay(t)
 	c := f.client("")
 	b := corpustest.File(t, "api", "GROUNDTRUTH.json")
 	var gt struct {
@@ -394,7 +337,7 @@ func TestWorkMatchesGroundTruth(t *testing.T) {
 		if !strings.HasPrefix(p.CanonicalBasis, "Crossref") || canon.DOI == "" {
 			continue
 		}
-		if _, ok := f.files[strings.ToLower(canon.DOI)]; !ok {
+		if _, ok := f.works[strings.ToLower(canon.DOI)]; !ok {
 			continue
 		}
 		checked++

@@ -48,6 +48,13 @@
 // source, to test failure paths: a 500, a 429 with Retry-After: 1, a hang
 // until the client gives up, a truncated body, or a malformed body.
 //
+// # A test's own answers
+//
+// Answer adds an answer of a test's own to a source's API (a fabricated
+// feed, a status the recordings do not have), matched like a recording;
+// Serve answers a path outside the APIs, for the files they link to (PDFs).
+// Received lists the requests with their headers.
+//
 // A Server is safe for concurrent use.
 package metadatatest
 
@@ -160,7 +167,23 @@ type Server struct {
 	mu         sync.Mutex
 	faults     map[string]faultState
 	requests   []string
+	headers    []http.Header
 	unrecorded []string
+	answers    map[string]*recorded // Answer's, by request key
+	files      map[string]file      // Serve's, by path
+}
+
+// file is what Serve answers for a path.
+type file struct {
+	status      int
+	contentType string
+	body        []byte
+}
+
+// Request is a request the server received.
+type Request struct {
+	URI    string      // path and query as sent, with the source prefix
+	Header http.Header // the request's headers
 }
 
 // folderSource maps a corpus/api folder to the source whose recordings it
@@ -202,10 +225,12 @@ func NewServer(t testing.TB) *Server {
 		t.Fatalf("read MANIFEST.tsv: %v", err)
 	}
 	s := &Server{
-		t:      t,
-		closed: make(chan struct{}),
-		byKey:  map[string]*recorded{},
-		faults: map[string]faultState{},
+		t:       t,
+		closed:  make(chan struct{}),
+		byKey:   map[string]*recorded{},
+		faults:  map[string]faultState{},
+		answers: map[string]*recorded{},
+		files:   map[string]file{},
 	}
 	for _, row := range rows {
 		source := folderSource(path.Dir(row.File))
@@ -493,6 +518,72 @@ func (s *Server) setFault(source string, f Fault, n int) {
 	s.faults[source] = faultState{fault: f, left: n}
 }
 
+// Answer makes the server answer the request of source with requestURI
+// (path and query as the real API is asked, without the source prefix:
+// "/api/query?id_list=2301.00001" for arXiv, "/works/10.1/x" for Crossref)
+// with status and body, served with the source's Content-Type. It is
+// matched as recordings are and takes precedence over them; Answer again
+// to change it.
+func (s *Server) Answer(source, requestURI string, status int, body []byte) {
+	s.t.Helper()
+	if !slices.Contains(Sources(), source) {
+		s.t.Fatalf("metadatatest: Answer for unknown source %q", source)
+	}
+	u, err := url.Parse(requestURI)
+	if err != nil {
+		s.t.Fatalf("metadatatest: Answer %q: %v", requestURI, err)
+	}
+	file := source + "/answer.json"
+	if source == metadata.SourceArxiv {
+		file = source + "/answer.xml"
+	}
+	rec := &recorded{rec: Recording{Source: source, File: file, RequestURI: requestURI, Status: status, Served: file}, body: body}
+	s.mu.Lock()
+	s.answers[requestKey(source, u.Path, u.RawQuery)] = rec
+	s.mu.Unlock()
+}
+
+// Serve makes the server answer GET urlPath, a path outside the sources'
+// prefixes (such as "/pdf/2104.12255v1"), with status, contentType and
+// body, and returns its URL: for the files the APIs link to, which the
+// recordings do not hold. Serve again to change the answer.
+func (s *Server) Serve(urlPath string, status int, contentType string, body []byte) string {
+	s.t.Helper()
+	if src, _ := splitSource(urlPath); src != "" {
+		s.t.Fatalf("metadatatest: Serve %q: the path is under the %s API (use Answer)", urlPath, src)
+	}
+	s.mu.Lock()
+	s.files[urlPath] = file{status: status, contentType: contentType, body: body}
+	s.mu.Unlock()
+	return s.srv.URL + urlPath
+}
+
+// Received returns every request the server received, in order, with its
+// headers.
+func (s *Server) Received() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Request, len(s.requests))
+	for i := range s.requests {
+		out[i] = Request{URI: s.requests[i], Header: s.headers[i]}
+	}
+	return out
+}
+
+// Count returns how many requests had the URI uri (path and query as
+// sent).
+func (s *Server) Count(uri string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.requests {
+		if r == uri {
+			n++
+		}
+	}
+	return n
+}
+
 // Requests returns the request URI (path and query as sent, with the
 // source prefix) of every request the server received, in order.
 func (s *Server) Requests() []string {
@@ -532,15 +623,27 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	source, rest := splitSource(r.URL.Path)
 	s.mu.Lock()
 	s.requests = append(s.requests, uri)
+	s.headers = append(s.headers, r.Header.Clone())
 	fault := NoFault
 	if source != "" {
 		fault = s.takeFault(source)
 	}
-	s.mu.Unlock()
-
 	var rec *recorded
 	if source != "" {
-		rec = s.byKey[requestKey(source, rest, r.URL.RawQuery)]
+		key := requestKey(source, rest, r.URL.RawQuery)
+		if rec = s.answers[key]; rec == nil {
+			rec = s.byKey[key]
+		}
+	}
+	f, isFile := s.files[r.URL.Path]
+	s.mu.Unlock()
+
+	if source == "" && isFile {
+		w.Header().Set("Content-Type", f.contentType)
+		w.Header().Set("Content-Length", strconv.Itoa(len(f.body)))
+		w.WriteHeader(f.status)
+		w.Write(f.body)
+		return
 	}
 
 	switch fault {

@@ -272,3 +272,37 @@ func TestKeyIgnoresContactAndOrder(t *testing.T) {
 		t.Errorf("max_results must matter for a search: %q", e)
 	}
 }
+
+// A test's own answers: Answer overrides and adds API answers, Serve adds
+// files outside the APIs, Received and Count report the requests.
+func TestAnswerServeReceived(t *testing.T) {
+	s := NewServer(t)
+	feed := []byte(`<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"></feed>`)
+	s.Answer(metadata.SourceArxiv, "/api/query?id_list=2301.00009", http.StatusOK, feed)
+	s.Answer(metadata.SourceCrossref, "/works/10.1145/3184558.3186235", http.StatusServiceUnavailable, []byte("busy"))
+	pdfURL := s.Serve("/pdf/2301.00009v1", http.StatusOK, "application/pdf", []byte("%PDF-1.4"))
+
+	// Matched like recordings: defaults dropped, case ignored.
+	resp, body := get(t, s.BaseURL(metadata.SourceArxiv)+"?id_list=2301.00009&start=0")
+	if resp.StatusCode != 200 || !bytes.Equal(body, feed) || resp.Header.Get("Content-Type") != "application/atom+xml" {
+		t.Errorf("answer: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	resp, body = get(t, s.BaseURL(metadata.SourceCrossref)+"/works/10.1145/3184558.3186235")
+	if resp.StatusCode != http.StatusServiceUnavailable || string(body) != "busy" {
+		t.Errorf("an answer does not override the recording: %d %q", resp.StatusCode, body)
+	}
+	resp, body = get(t, pdfURL)
+	if resp.StatusCode != 200 || string(body) != "%PDF-1.4" || resp.Header.Get("Content-Type") != "application/pdf" {
+		t.Errorf("served file: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	if resp, _ := get(t, s.URL()+"/pdf/other"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a path nobody serves: %d", resp.StatusCode)
+	}
+	if n := s.Count("/pdf/2301.00009v1"); n != 1 {
+		t.Errorf("Count = %d", n)
+	}
+	got := s.Received()
+	if len(got) != 4 || got[2].URI != "/pdf/2301.00009v1" || got[2].Header.Get("User-Agent") == "" {
+		t.Errorf("Received = %+v", got)
+	}
+}
