@@ -59,6 +59,10 @@ const (
 // advisory lane says so (Hit.AdvisoryMatch) and carries that text apart
 // (Hit.Advisory); its excerpt is verbatim chunk text like every other.
 // It implements search.Searcher.
+//
+// It runs in two parts: gather asks the database (collection statistics,
+// the paper filters, FTS5 candidates, the vector lane) and loads the
+// candidates; rank, which is pure, scores and orders them.
 func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, err error) {
 	defer ix.classifyErr(&err)
 	limit := q.Limit
@@ -67,11 +71,6 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 	}
 	limit = min(limit, search.MaxLimit)
 	res := &search.Result{Hits: []search.Hit{}}
-	note := func(format string, args ...any) {
-		if q.Explain {
-			res.Notes = append(res.Notes, fmt.Sprintf(format, args...))
-		}
-	}
 
 	if err := search.CheckText(q.Text); err != nil {
 		return nil, err
@@ -91,36 +90,54 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 	if err != nil {
 		return nil, err
 	}
+	g, err := ix.gather(ctx, q, text, quoted, p, st)
+	if err != nil {
+		return nil, err
+	}
+	if q.Explain {
+		res.Notes = g.notes
+	}
+	r := ranking{scorer: newScorer(st, p), vector: g.vector, advisory: g.advisory, keep: filters(q, g.papers),
+		bm25Weight: ix.BM25Weight, vectorWeight: ix.VectorWeight, advisoryWeight: ix.AdvisoryWeight, limit: limit}
+	if g.phraseOn {
+		r.phrase = quote.Key(text)
+	}
+	res.Hits = hits(rank(g.cands, r), text, p, ix.wikiDir, q.Explain)
+	return res, nil
+}
 
-	// Filters that select papers.
+// gathered is what gather found for a query.
+type gathered struct {
+	cands []*candidate
+	// papers are the notes the paper filters (cite key, author, years)
+	// allow; nil when the query has none.
+	papers   map[int64]bool
+	phraseOn bool             // the phrase lane is on
+	advisory map[int64]bool   // the advisory lane's candidates; nil when it is off
+	vector   map[int64]vecHit // the vector lane's hits; nil when it is off
+	notes    []string         // what explain says about the lanes
+}
+
+// gather finds the candidate chunks of a query in the database: every
+// chunk of the papers a narrow paper filter selects, or the chunks FTS5
+// finds for the BM25 lane and (when on) the phrase lane; plus the advisory
+// lane's (FTS5 over paraphrases and implications) and the vector lane's
+// nearest chunks. It loads them with their papers' fields.
+func (ix *Index) gather(ctx context.Context, q search.Query, text string, quoted bool, p parsed, st *stats) (*gathered, error) {
+	g := &gathered{}
+	note := func(format string, args ...any) { g.notes = append(g.notes, fmt.Sprintf(format, args...)) }
 	papers, err := ix.filterPapers(ctx, q)
 	if err != nil {
 		return nil, err
 	}
+	g.papers = papers
 	if papers != nil && len(papers) == 0 {
 		note("no paper matches the filters")
-		return res, nil
-	}
-	post := func(c *candidate) bool {
-		if papers != nil && !papers[c.noteID] {
-			return false
-		}
-		if q.Section != "" && !strings.Contains(strings.ToLower(c.section), strings.ToLower(q.Section)) {
-			return false
-		}
-		if q.Type != "" && !strings.EqualFold(c.typ, q.Type) {
-			return false
-		}
-		if q.Type == "" && !q.Furniture && IsFurniture(c.typ) {
-			return false
-		}
-		return true
+		return g, nil
 	}
 
-	// Candidates.
 	ids := map[int64]bool{}
-	var phraseIDs map[int64]bool
-	phraseOn := (quoted || len(p.words) >= phraseMinWords) && !ix.NoPhraseLane
+	g.phraseOn = (quoted || len(p.words) >= phraseMinWords) && !ix.NoPhraseLane
 	if papers != nil && len(papers) <= smallFilter {
 		n, err := ix.chunksOfNotes(ctx, papers, ids)
 		if err != nil {
@@ -145,43 +162,34 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 			}
 		}
 		note("bm25 lane: %d candidate chunks from the full-text index", n)
-		if phraseOn {
-			phraseIDs = map[int64]bool{}
-			if err := ix.phraseCandidates(ctx, p, st, extra, phraseIDs); err != nil {
+		if g.phraseOn {
+			if err := ix.phraseCandidates(ctx, p, st, extra, ids); err != nil {
 				return nil, err
-			}
-			for id := range phraseIDs {
-				ids[id] = true
 			}
 		}
 	}
-	if phraseOn {
-		if quoted {
-			note("phrase lane: on (quoted query)")
-		} else {
-			note("phrase lane: on (query of %d words)", len(p.words))
-		}
-	} else {
+	switch {
+	case g.phraseOn && quoted:
+		note("phrase lane: on (quoted query)")
+	case g.phraseOn:
+		note("phrase lane: on (query of %d words)", len(p.words))
+	default:
 		note("phrase lane: off (unquoted query of fewer than %d words)", phraseMinWords)
 	}
 
-	// The advisory lane: BM25 over paraphrases and implications.
-	var advIDs map[int64]bool
 	if st.advN == 0 {
 		note("advisory lane: off (no chunk has a paraphrase or implication; crossmem enrich writes them)")
 	} else {
-		advIDs = map[int64]bool{}
-		if _, err := ix.bm25Candidates(ctx, "advisory_fts", p, st, "", advIDs); err != nil {
+		g.advisory = map[int64]bool{}
+		if _, err := ix.bm25Candidates(ctx, "advisory_fts", p, st, "", g.advisory); err != nil {
 			return nil, err
 		}
-		for id := range advIDs {
+		for id := range g.advisory {
 			ids[id] = true
 		}
-		note("advisory lane: %d candidate chunks whose model-written paraphrase or implication has the query's words", len(advIDs))
+		note("advisory lane: %d candidate chunks whose model-written paraphrase or implication has the query's words", len(g.advisory))
 	}
 
-	// The vector lane.
-	var vec map[int64]vecHit
 	if ix.Embedder == nil {
 		note("vector lane: off (no embeddings configured; set [search] embeddings = \"ollama\")")
 	} else {
@@ -189,67 +197,105 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 		if err != nil {
 			note("vector lane: off (%v)", err)
 		} else {
-			vec = v
-			for id := range vec {
+			g.vector = v
+			for id := range v {
 				ids[id] = true
 			}
-			note("vector lane: on (%s, %d nearest chunks)", ix.Embedder.Model(), len(vec))
+			note("vector lane: on (%s, %d nearest chunks)", ix.Embedder.Model(), len(v))
 		}
 	}
 
-	cands, err := ix.loadCandidates(ctx, ids, phraseOn)
-	if err != nil {
-		return nil, err
+	g.cands, err = ix.loadCandidates(ctx, ids, g.phraseOn)
+	return g, err
+}
+
+// filters returns the query's filters that apply to a candidate: its
+// paper among papers (nil: any), its section heading containing
+// q.Section, its type q.Type, and no page furniture unless asked for (by
+// q.Furniture or a q.Type).
+func filters(q search.Query, papers map[int64]bool) func(*candidate) bool {
+	section := strings.ToLower(q.Section)
+	return func(c *candidate) bool {
+		if papers != nil && !papers[c.noteID] {
+			return false
+		}
+		if section != "" && !strings.Contains(strings.ToLower(c.section), section) {
+			return false
+		}
+		if q.Type != "" && !strings.EqualFold(c.typ, q.Type) {
+			return false
+		}
+		if q.Type == "" && !q.Furniture && IsFurniture(c.typ) {
+			return false
+		}
+		return true
 	}
-	key := quote.Key(text)
-	sc := newScorer(st, p)
+}
+
+// ranking is what rank needs besides the candidates: values only.
+type ranking struct {
+	scorer *scorer // BM25 over the query's terms with the collection statistics
+	// phrase is the query's quote.Key when the phrase lane is on, else "".
+	phrase   string
+	vector   map[int64]vecHit // the vector lane's hits (nil: lane off)
+	advisory map[int64]bool   // the advisory lane's candidates (nil: lane off)
+	keep     func(*candidate) bool
+	// bm25Weight and vectorWeight weigh the lanes in the fusion (0 means
+	// 1); advisoryWeight the advisory lane (0 means
+	// defaultAdvisoryWeight).
+	bm25Weight, vectorWeight, advisoryWeight float64
+	limit                                    int
+}
+
+// rank scores the candidates r.keep keeps and returns at most r.limit of
+// them, best first. A candidate's BM25 score is r.scorer's; its advisory
+// score is the BM25 score of its paraphrase and implication when the
+// advisory lane found it; it is a phrase match when its normalized text
+// contains r.phrase; its vector rank and score are r.vector's. Candidates
+// no lane found are dropped. Each lane's ranks follow its score (ties by
+// id); the fused score is reciprocal rank fusion of the BM25, vector and
+// advisory ranks (weight/(rrfK+rank) each), so with one lane the fused
+// order is that lane's. Phrase matches come first, then the fused score,
+// then the id. rank is pure: no I/O; it sets the candidates' score fields.
+func rank(cands []*candidate, r ranking) []*candidate {
 	var kept []*candidate
 	for _, c := range cands {
-		if !post(c) {
+		if r.keep != nil && !r.keep(c) {
 			continue
 		}
-		c.bm25 = sc.score(c)
-		c.phrase = phraseOn && key != "" && strings.Contains(c.norm, key)
-		if v, ok := vec[c.id]; ok {
+		c.bm25 = r.scorer.score(c)
+		c.phrase = r.phrase != "" && strings.Contains(c.norm, r.phrase)
+		if v, ok := r.vector[c.id]; ok {
 			c.vecScore, c.vecRank = v.score, v.rank
 		}
-		if advIDs[c.id] {
-			c.adv = sc.scoreAdvisory(c)
+		if r.advisory[c.id] {
+			c.adv = r.scorer.scoreAdvisory(c)
 		}
 		if c.bm25 > 0 || c.phrase || c.vecRank > 0 || c.adv > 0 {
 			kept = append(kept, c)
 		}
 	}
-	// Advisory ranks.
-	sort.Slice(kept, func(i, j int) bool {
-		if kept[i].adv != kept[j].adv {
-			return kept[i].adv > kept[j].adv
-		}
-		return kept[i].id < kept[j].id
-	})
-	for i, c := range kept {
-		if c.adv > 0 {
-			c.advRank = i + 1
-		}
-	}
-	// BM25 ranks.
-	sort.Slice(kept, func(i, j int) bool {
-		if kept[i].bm25 != kept[j].bm25 {
-			return kept[i].bm25 > kept[j].bm25
-		}
-		return kept[i].id < kept[j].id
-	})
-	for i, c := range kept {
-		if c.bm25 > 0 {
-			c.bm25Rank = i + 1
+	rankBy := func(score func(*candidate) float64, set func(*candidate, int)) {
+		sort.Slice(kept, func(i, j int) bool {
+			if si, sj := score(kept[i]), score(kept[j]); si != sj {
+				return si > sj
+			}
+			return kept[i].id < kept[j].id
+		})
+		for i, c := range kept {
+			if score(c) > 0 {
+				set(c, i+1)
+			}
 		}
 	}
-	// Fusion: with one lane the fused order is the BM25 order.
-	wb, wv, wa := nz(ix.BM25Weight), nz(ix.VectorWeight), ix.AdvisoryWeight
+	rankBy(func(c *candidate) float64 { return c.adv }, func(c *candidate, r int) { c.advRank = r })
+	rankBy(func(c *candidate) float64 { return c.bm25 }, func(c *candidate, r int) { c.bm25Rank = r })
+	wb, wv, wa := nz(r.bm25Weight), nz(r.vectorWeight), r.advisoryWeight
 	if wa <= 0 {
 		wa = defaultAdvisoryWeight
 	}
 	for _, c := range kept {
+		c.fused = 0
 		if c.bm25Rank > 0 {
 			c.fused += wb / float64(rrfK+c.bm25Rank)
 		}
@@ -269,33 +315,42 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 		}
 		return kept[i].id < kept[j].id
 	})
-	if len(kept) > limit {
-		kept = kept[:limit]
+	if len(kept) > r.limit {
+		kept = kept[:r.limit]
 	}
+	return kept
+}
+
+// hits turns ranked candidates into search hits: excerpts around the
+// query (the whole query first when it has a phrase key, then its words),
+// links to the notes in wikiDir, the advisory text apart, and with explain
+// each lane's rank and score.
+func hits(ranked []*candidate, text string, p parsed, wikiDir string, explain bool) []search.Hit {
+	out := []search.Hit{}
 	excerptTokens := p.words
-	if key != "" && len(p.words) > 0 {
+	if quote.Key(text) != "" && len(p.words) > 0 {
 		excerptTokens = []string{strings.ToLower(strings.Join(strings.Fields(text), " "))}
 		excerptTokens = append(excerptTokens, p.words...)
 	}
-	for _, c := range kept {
+	for _, c := range ranked {
 		h := search.Hit{
 			CiteKey: c.citeKey, Title: c.title, ChunkID: c.chunkID, Page: c.page, PageLabel: c.pageLabel, Section: c.section, Type: c.typ,
 			Excerpt: search.Excerpt(c.text, excerptTokens, search.MaxExcerpt),
-			Link:    search.FileURL(filepath.Join(ix.wikiDir, c.noteName)),
+			Link:    search.FileURL(filepath.Join(wikiDir, c.noteName)),
 			Score:   round(c.fused),
 		}
 		if c.para != "" || c.impl != "" {
 			h.Advisory = &search.Advisory{Paraphrase: c.para, Implication: c.impl}
 		}
 		h.AdvisoryMatch = c.advRank > 0
-		if q.Explain {
+		if explain {
 			h.Explain = &search.Explain{Phrase: c.phrase, BM25Rank: c.bm25Rank, BM25Score: round(c.bm25),
 				VectorRank: c.vecRank, VectorScore: round(c.vecScore),
 				AdvisoryRank: c.advRank, AdvisoryScore: round(c.adv), Fused: round(c.fused)}
 		}
-		res.Hits = append(res.Hits, h)
+		out = append(out, h)
 	}
-	return res, nil
+	return out
 }
 
 func nz(w float64) float64 {
