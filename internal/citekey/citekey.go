@@ -254,7 +254,7 @@ func parseToken(body string) (*token, error) {
 func checkLiteral(lit string) error {
 	for _, r := range lit {
 		if !isSafeRune(r) && r != '.' {
-			return fmt.Errorf("literal text %q may only contain A-Z a-z 0-9 _ - .", lit)
+			return fmt.Errorf("literal text %q has %q: use only A-Z a-z 0-9 _ - and dots", lit, r)
 		}
 	}
 	return nil

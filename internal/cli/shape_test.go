@@ -21,15 +21,21 @@ import (
 // the command tree; and that ARCHITECTURE.md's Commands table lists each.
 func TestCommandShape(t *testing.T) {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	paths, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	funcs := map[string]*ast.FuncDecl{}
 	types := map[string]*ast.TypeSpec{}
 	file := map[string]string{}
-	for _, f := range pkgs["cli"].Files {
-		name := filepath.Base(fset.Position(f.Pos()).Filename)
+	for _, name := range paths {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:

@@ -700,11 +700,7 @@ func (ix *Index) phraseCandidates(ctx context.Context, p parsed, st *stats, extr
 		}
 	}
 	if len(content) < 2 {
-		var ws []string
-		for _, w := range p.words {
-			ws = append(ws, w)
-		}
-		return ix.ftsIDs(ctx, "chunks_fts", and(`text : "`+strings.Join(ws, " ")+`"`, extra), phraseLimit, ids)
+		return ix.ftsIDs(ctx, "chunks_fts", and(`text : "`+strings.Join(p.words, " ")+`"`, extra), phraseLimit, ids)
 	}
 	sort.SliceStable(content, func(i, j int) bool {
 		di, dj := st.df[stem(content[i])], st.df[stem(content[j])]
