@@ -172,6 +172,7 @@ func TestJSONOutputIgnoresTerminal(t *testing.T) {
 // TestProgressOnlyOnTerminal checks that compile draws progress on stderr
 // only when stderr is a terminal, and never on stdout.
 func TestProgressOnlyOnTerminal(t *testing.T) {
+	corpustest.Slow(t, "compiles a paper four times")
 	t.Parallel()
 	p := newInProcess(t)
 	_, outPlain, errPlain := p.run(t, false, "compile", "--no-llm", "shen2023summarization")
