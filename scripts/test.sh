@@ -53,6 +53,6 @@ fuzz() {
       echo "test: fuzz $target in ./$dir failed (the failing input is kept in ./$dir/testdata/fuzz/$target)" >&2
       return 1
     fi
-  done < <(grep -rHo --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]+' cmd internal test | sed 's/:func /:/' | sort)
+  done < <(grep -rHo --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]+' --exclude-dir=node_modules cmd internal test | sed 's/:func /:/' | sort)
 }
 step "fuzz ($fuzztime per target)" fuzz
