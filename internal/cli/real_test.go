@@ -43,12 +43,12 @@ func TestRealEnrichCLI(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(work, "config.toml"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	api := fakeAPI(t)
 	env := append(os.Environ(),
 		"CROSSMEM_HOME="+filepath.Join(work, "home"), "CROSSMEM_CONFIG="+filepath.Join(work, "config.toml"),
-		"CROSSMEM_CACHE="+cache, "OLLAMA_HOST="+proxy.Addr,
-		"CROSSMEM_ARXIV_API="+api.URL+"/api/query", "CROSSMEM_ARXIV_PDF="+api.URL+"/pdf", "CROSSMEM_CROSSREF_API="+api.URL,
-		"CROSSMEM_OPENALEX_API="+api.URL+"/openalex", "CROSSMEM_DATACITE_API="+api.URL+"/datacite", "CROSSMEM_UNPAYWALL_API="+api.URL+"/unpaywall")
+		"CROSSMEM_CACHE="+cache, "OLLAMA_HOST="+proxy.Addr)
+	for k, v := range apiEnv(t) {
+		env = append(env, k+"="+v)
+	}
 	command := func(args ...string) *exec.Cmd {
 		cmd := exec.Command(bin, args...)
 		cmd.Env = env

@@ -734,4 +734,3 @@ func isUpper(s string) bool {
 	}
 	return n >= 3
 }
-
