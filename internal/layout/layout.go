@@ -734,3 +734,13 @@ func isUpper(s string) bool {
 	}
 	return n >= 3
 }
+
+// sortLinesTopDown orders lines by baseline, top first, then left to right.
+func sortLinesTopDown(ls []*Line) {
+	sort.SliceStable(ls, func(i, j int) bool {
+		if math.Abs(ls[i].Base-ls[j].Base) > 0.3*math.Max(ls[i].Size, ls[j].Size) {
+			return ls[i].Base > ls[j].Base
+		}
+		return ls[i].Box.X0 < ls[j].Box.X0
+	})
+}
