@@ -574,8 +574,7 @@ func clusterRects(rs []pdf.Rect, mark map[int]bool, gap float64) []cluster {
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
