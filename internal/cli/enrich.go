@@ -43,8 +43,8 @@ func newEnrichCommand(a *app) *cobra.Command {
 llama.cpp's llama-server, LM Studio or vLLM: [llm] in the config file) for the
 paraphrase and implication of every paragraph, list item and figure or table
 caption of the compiled papers, and write them into their wiki notes. Headings,
-running heads, page numbers, footnotes, references, equations and code are
-never asked about.
+running heads, page numbers, footnotes, references, equations, code and the
+text inside tables and figures are never asked about.
 
 What the model writes is advisory: it goes into the "**Paraphrase:**" and
 "**Implication:**" lines and the search index's advisory lane, never into a

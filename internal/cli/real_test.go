@@ -65,8 +65,8 @@ func TestRealEnrichCLI(t *testing.T) {
 		return stdout.Bytes()
 	}
 
-	const key = "lopez2009submission"
-	run("capture", corpustest.Dir(t, "pdf", "gr_submission_161.pdf"), "--cite-key", key)
+	const key = "shen2023summarization"
+	run("capture", corpustest.Dir(t, "pdf", "pm_2304.02623v1.pdf"), "--cite-key", key)
 	run("compile", key)
 	notePath, _ := filepath.Glob(filepath.Join(work, "home", "wiki", "*_"+key+".md"))
 	if len(notePath) != 1 {

@@ -13,7 +13,8 @@
 //
 // Only paragraphs, list items and figure and table captions are asked
 // about (Annotatable); headings, running heads and page numbers,
-// references, equations and code never are. The model writes nothing but
+// footnotes, references, equations, code and the text inside tables and
+// figures never are. The model writes nothing but
 // the two advisory fields: chunk text, hashes, provenance, metadata and
 // citations are read from the note and written back unchanged, and a
 // note whose chunk text no longer matches its text_sha256 (edited by
@@ -59,8 +60,8 @@ const (
 // Annotatable reports whether chunks of type typ are asked about:
 // paragraphs, list items, and figure and table captions (whose
 // implication comes from the caption alone, the seed's LLM contract).
-// Headings, footnotes, references, page furniture and any other type are
-// not.
+// Headings, footnotes, references, page furniture, equations, code, the
+// text inside tables and figures and any other type are not.
 func Annotatable(typ string) bool {
 	switch typ {
 	case chunk.TypeParagraph, chunk.TypeListItem, chunk.TypeFigure, chunk.TypeTable:

@@ -40,10 +40,12 @@ var testChunks = []struct{ typ, text string }{
 	{chunk.TypeFigure, "Figure 1: The Transformer - model architecture."},
 	{chunk.TypeTable, "Table 1: Maximum path lengths, per-layer complexity and minimum number of sequential operations."},
 	{chunk.TypeReference, "[1] Jimmy Lei Ba, Jamie Ryan Kiros, and Geoffrey E Hinton. Layer normalization. arXiv preprint, 2016."},
-	{"equation", "Attention(Q, K, V) = softmax(QK^T / sqrt(d_k)) V"},
-	{"code", "for i in range(n): x = attn(x)"},
+	{chunk.TypeEquation, "Attention(Q, K, V) = softmax(QK^T / sqrt(d_k)) V"},
+	{chunk.TypeCode, "for i in range(n): x = attn(x)"},
 	{chunk.TypeParagraph, "Recurrent neural networks have been firmly established as state of the art approaches in sequence modeling."}, // a repeated text is asked once
 	{chunk.TypeFootnote, "1 Work performed while at Google Brain."},
+	{chunk.TypeTableText, "Self-Attention O(n^2 d) O(1) O(1)"},
+	{chunk.TypeFigureText, "Multi-Head Attention Add & Norm Feed Forward"},
 	{chunk.TypeMarginNote, "arXiv:1706.03762v7 [cs.CL] 2 Aug 2023"},
 	{chunk.TypePageFooter, "3"},
 }

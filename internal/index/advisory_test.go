@@ -126,22 +126,39 @@ func TestAnnotationStore(t *testing.T) {
 	if got, _ := ix.Annotations(ctx, m, []string{chunk.Hash(text)}); got[chunk.Hash(text)].Paraphrase != "from the store" {
 		t.Errorf("store answer replaced by the note's: %+v", got)
 	}
-	// A rebuild keeps what the notes hold.
+	// A rebuild keeps the store's answers, those no note holds too.
+	other := AnnotationModel{Server: "openai", Model: "qwen", Prompt: 1}
+	ix.PutAnnotation(ctx, other, "s9", Annotation{Paraphrase: "no note has it"})
 	path := ix.Path()
-	ix.Close()
-	if err := Remove(path); err != nil {
+	if _, err := Rebuild(ctx, path, wiki, func(context.Context) (func(), error) { return func() {}, nil }, nil); err != nil {
 		t.Fatal(err)
 	}
+	ix.Close()
 	ix2, err := Open(path, wiki)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ix2.Close()
-	if _, err := ix2.Sync(ctx, nil); err != nil {
+	if got, _ := ix2.Annotations(ctx, other, []string{"s9"}); got["s9"].Paraphrase != "no note has it" {
+		t.Errorf("after a rebuild: %+v", got)
+	}
+	if got, _ := ix2.Annotations(ctx, m, []string{chunk.Hash(text)}); got[chunk.Hash(text)].Paraphrase != "from the store" {
+		t.Errorf("after a rebuild the store has %+v; want its own answer", got)
+	}
+	ix2.Close()
+	// Without the old file (deleted, or unreadable), the notes give theirs.
+	if err := Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := ix2.Annotations(ctx, m, []string{chunk.Hash(text)}); got[chunk.Hash(text)].Paraphrase != "edited in the note" {
-		t.Errorf("after a rebuild the store has %+v; want the note's answer", got)
+	if _, err := Rebuild(ctx, path, wiki, func(context.Context) (func(), error) { return func() {}, nil }, nil); err != nil {
+		t.Fatal(err)
+	}
+	ix3, err := Open(path, wiki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix3.Close()
+	if got, _ := ix3.Annotations(ctx, m, []string{chunk.Hash(text)}); got[chunk.Hash(text)].Paraphrase != "edited in the note" {
+		t.Errorf("after a rebuild from the notes alone the store has %+v; want the note's answer", got)
 	}
 }
 

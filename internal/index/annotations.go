@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"time"
 )
 
@@ -64,4 +65,25 @@ func (ix *Index) CountAnnotations(ctx context.Context) (int, error) {
 	var n int
 	err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM annotations`).Scan(&n)
 	return n, err
+}
+
+// carryAnnotations copies into ix the stored answers of the index at old,
+// the one a rebuild replaces, so that answers no note holds (another
+// model's, another prompt version's) survive it. An old index that cannot
+// be read, or has no answers, gives nothing: the notes still give theirs.
+func (ix *Index) carryAnnotations(ctx context.Context, old string) {
+	if _, err := os.Stat(old); err != nil {
+		return
+	}
+	conn, err := ix.db.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS old`, old); err != nil {
+		return
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `DETACH DATABASE old`)
+	conn.ExecContext(ctx, `INSERT OR IGNORE INTO annotations(sha256, model, digest, prompt, server, paraphrase, implication, created_at)
+		SELECT sha256, model, digest, prompt, server, paraphrase, implication, created_at FROM old.annotations`)
 }
