@@ -527,20 +527,7 @@ func (sc *scorer) score(c *candidate) float64 {
 	if len(p.terms) == 0 && len(p.prefixes) == 0 {
 		return 0
 	}
-	tf := sc.cnt.count(c.text, c.section)
-	norm := bm25K1 * (1 - bm25B + bm25B*float64(c.ntokens)/st.avgdl)
-	var s float64
-	add := func(f, df int) {
-		if f > 0 {
-			s += st.idf(df) * float64(f) * (bm25K1 + 1) / (float64(f) + norm)
-		}
-	}
-	for i, t := range p.terms {
-		add(tf[i], st.df[t])
-	}
-	for i, pre := range p.prefixes {
-		add(tf[len(p.terms)+i], st.prefDF[pre])
-	}
+	s := sc.bm25(sc.cnt.count(c.text, c.section), float64(c.ntokens)/st.avgdl)
 	// Credit for terms in the paper's title or authors (chunks found
 	// through those columns score by this alone).
 	meta, ok := sc.meta[c.noteID]
@@ -569,9 +556,16 @@ func (sc *scorer) scoreAdvisory(c *candidate) float64 {
 	if len(p.terms) == 0 && len(p.prefixes) == 0 {
 		return 0
 	}
-	tf := sc.cnt.count(c.para, c.impl)
 	dl := len(advisoryTerms(c.para, c.impl))
-	norm := bm25K1 * (1 - bm25B + bm25B*float64(dl)/st.advAvg)
+	return sc.bm25(sc.cnt.count(c.para, c.impl), float64(dl)/st.advAvg)
+}
+
+// bm25 sums BM25 over the query's terms and then prefixes, given their
+// counts tf in a document (counter order) and the document's length
+// relative to the mean.
+func (sc *scorer) bm25(tf []int, relLen float64) float64 {
+	st, p := sc.st, sc.p
+	norm := bm25K1 * (1 - bm25B + bm25B*relLen)
 	var s float64
 	add := func(f, df int) {
 		if f > 0 {

@@ -23,21 +23,6 @@ const identifyTimeout = 5 * time.Second
 // Identify reads GET /api/tags and finds the model (a name without a tag
 // means ":latest", as Ollama reads it).
 func (c *ollamaClient) Identify(ctx context.Context) (Model, error) {
-	ctx, cancel := context.WithTimeout(ctx, identifyTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.o.URL+"/api/tags", nil)
-	if err != nil {
-		return Model{}, fmt.Errorf("%w: bad Ollama address %q: %v", ErrUnavailable, c.o.URL, err)
-	}
-	resp, err := c.o.HTTP.Do(req)
-	if err != nil {
-		return Model{}, hint.Wrap(fmt.Errorf("%w: no Ollama server answers at %s", ErrUnavailable, c.o.URL),
-			hint.Action{Kind: hint.StartOllama, URL: c.o.URL, What: c.o.Model})
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return Model{}, fmt.Errorf("%w: %s/api/tags answered %s; is this an Ollama server?", ErrUnavailable, c.o.URL, resp.Status)
-	}
 	var tags struct {
 		Models []struct {
 			Name   string `json:"name"`
@@ -45,7 +30,13 @@ func (c *ollamaClient) Identify(ctx context.Context) (Model, error) {
 			Digest string `json:"digest"`
 		} `json:"models"`
 	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&tags); err != nil {
+	switch status, err := getJSON(ctx, c.o, "/api/tags", &tags); {
+	case status == 0:
+		return Model{}, hint.Wrap(fmt.Errorf("%w: no Ollama server answers at %s", ErrUnavailable, c.o.URL),
+			hint.Action{Kind: hint.StartOllama, URL: c.o.URL, What: c.o.Model})
+	case status != http.StatusOK:
+		return Model{}, fmt.Errorf("%w: %s/api/tags answered %d %s; is this an Ollama server?", ErrUnavailable, c.o.URL, status, http.StatusText(status))
+	case err != nil:
 		return Model{}, fmt.Errorf("%w: unreadable answer from %s/api/tags: %v", ErrUnavailable, c.o.URL, err)
 	}
 	want := c.o.Model
@@ -111,6 +102,30 @@ func (c *ollamaClient) Annotate(ctx context.Context, p Passage) (Annotation, err
 		return Annotation{}, &Error{Op: op, Err: err, Retry: true}
 	}
 	return a, nil
+}
+
+// getJSON asks GET path of the server, within identifyTimeout, and
+// decodes a 200 answer into out. It returns the HTTP status (0 when no
+// answer came) and the decoding error.
+func getJSON(ctx context.Context, o Options, path string, out any) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, identifyTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, o.URL+path, nil)
+	if err != nil {
+		return 0, err
+	}
+	if o.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+o.APIKey)
+	}
+	resp, err := o.HTTP.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return resp.StatusCode, nil
+	}
+	return resp.StatusCode, json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(out)
 }
 
 // postJSON posts body and decodes a 200 answer into out; every failure is

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -21,30 +20,18 @@ type openaiClient struct{ o Options }
 // whatever name a request gives), so its listed id is the name to
 // configure. OpenAI-compatible servers give no digest.
 func (c *openaiClient) Identify(ctx context.Context) (Model, error) {
-	ctx, cancel := context.WithTimeout(ctx, identifyTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.o.URL+"/v1/models", nil)
-	if err != nil {
-		return Model{}, fmt.Errorf("%w: bad server address %q: %v", ErrUnavailable, c.o.URL, err)
-	}
-	if c.o.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.o.APIKey)
-	}
-	resp, err := c.o.HTTP.Do(req)
-	if err != nil {
-		return Model{}, hint.Wrap(fmt.Errorf("%w: no OpenAI-compatible server answers at %s", ErrUnavailable, c.o.URL),
-			hint.Action{Kind: hint.StartModelServer, URL: c.o.URL})
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return Model{}, fmt.Errorf("%w: %s/v1/models answered %s; is this an OpenAI-compatible server (and is the API key right)?", ErrUnavailable, c.o.URL, resp.Status)
-	}
 	var list struct {
 		Data []struct {
 			ID string `json:"id"`
 		} `json:"data"`
 	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&list); err != nil {
+	switch status, err := getJSON(ctx, c.o, "/v1/models", &list); {
+	case status == 0:
+		return Model{}, hint.Wrap(fmt.Errorf("%w: no OpenAI-compatible server answers at %s", ErrUnavailable, c.o.URL),
+			hint.Action{Kind: hint.StartModelServer, URL: c.o.URL})
+	case status != http.StatusOK:
+		return Model{}, fmt.Errorf("%w: %s/v1/models answered %d %s; is this an OpenAI-compatible server (and is the API key right)?", ErrUnavailable, c.o.URL, status, http.StatusText(status))
+	case err != nil:
 		return Model{}, fmt.Errorf("%w: unreadable answer from %s/v1/models: %v", ErrUnavailable, c.o.URL, err)
 	}
 	var ids []string
@@ -67,21 +54,10 @@ func (c *openaiClient) Identify(ctx context.Context) (Model, error) {
 // Slots reads llama-server's GET /props (total_slots); other servers do
 // not have it and give 0.
 func (c *openaiClient) Slots(ctx context.Context) int {
-	ctx, cancel := context.WithTimeout(ctx, identifyTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.o.URL+"/props", nil)
-	if err != nil {
-		return 0
-	}
-	resp, err := c.o.HTTP.Do(req)
-	if err != nil {
-		return 0
-	}
-	defer resp.Body.Close()
 	var props struct {
 		TotalSlots int `json:"total_slots"`
 	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&props) != nil {
+	if status, err := getJSON(ctx, c.o, "/props", &props); status != http.StatusOK || err != nil {
 		return 0
 	}
 	return max(props.TotalSlots, 0)
