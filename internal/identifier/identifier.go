@@ -8,7 +8,7 @@
 //  1. an existing regular file            → KindLocalPDF
 //  2. an arXiv URL or arXiv id            → KindArxiv (versionless ID + Version)
 //  3. a DOI URL, "doi:" prefix, bare DOI  → KindDOI
-//  4. an https URL whose path ends in .pdf → KindPDFURL
+//  4. an http(s) URL whose path ends in .pdf → KindPDFURL
 //
 // Anything else is ErrUnrecognized. An arXiv DOI (10.48550/arXiv.<id>) is a
 // DOI first; callers that prefer the arXiv API can use ArxivIDFromDOI.
@@ -34,7 +34,7 @@ const (
 	KindLocalPDF      // a file on disk
 	KindArxiv         // an arXiv paper (URL or id)
 	KindDOI           // a DOI (URL, doi: prefix or bare)
-	KindPDFURL        // an https URL ending in .pdf
+	KindPDFURL        // an http or https URL ending in .pdf
 )
 
 // String returns a short lower-case name of the kind ("local_pdf", "arxiv",
@@ -60,7 +60,7 @@ func (k Kind) String() string {
 var ErrUnrecognized = errors.New("unrecognized input: expected a local PDF path, " +
 	"an arXiv URL or id (https://arxiv.org/abs/1706.03762, 1706.03762v5, hep-th/9901001), " +
 	"a DOI URL or bare DOI (https://doi.org/10.1063/5.0012345, 10.1063/5.0012345), " +
-	"or an https URL ending in .pdf")
+	"or an http(s) URL ending in .pdf")
 
 // ID is a classified capture input. Only the fields of its Kind are set.
 type ID struct {
@@ -77,8 +77,11 @@ type ID struct {
 	// trailing sentence punctuation removed (KindDOI). Compare DOIs with
 	// NormalizeDOI.
 	DOI string
-	// URL is the PDF URL (KindPDFURL).
-	URL string
+	// URL is the PDF URL (KindPDFURL). An http:// URL is accepted as
+	// given; Insecure reports it, so that a caller can say the download
+	// is not protected by TLS.
+	URL      string
+	Insecure bool
 }
 
 // Classify decides what kind of capture input s is. exists reports whether a
@@ -112,6 +115,7 @@ func Classify(s string, exists func(path string) bool) (ID, error) {
 	}
 	if u, ok := pdfURL(in); ok {
 		id.Kind, id.URL = KindPDFURL, u
+		id.Insecure = strings.EqualFold(u[:len("http:")], "http:")
 		return id, nil
 	}
 	return ID{}, fmt.Errorf("classify %q: %w", in, ErrUnrecognized)
@@ -239,6 +243,17 @@ func arxivFromURL(s string) (string, int, bool) {
 	return ParseArxivID(rest)
 }
 
+// ArxivFromText reads an arXiv identifier written as an arXiv URL
+// (arxiv.org/abs/…, /pdf/…, /html/…) or as an id with an optional
+// "arXiv:" prefix and version ("arXiv:2301.00001v2", "hep-th/9901001"). It
+// returns the versionless id and the version (0 when absent).
+func ArxivFromText(s string) (id string, version int, ok bool) {
+	if id, v, ok := arxivFromURL(strings.TrimSpace(s)); ok {
+		return id, v, true
+	}
+	return ParseArxivID(s)
+}
+
 // ArxivDOI returns the DataCite DOI arXiv assigns to a versionless id:
 // "10.48550/arXiv." + id.
 func ArxivDOI(id string) string { return "10.48550/arXiv." + id }
@@ -355,7 +370,7 @@ func NormalizeDOI(s string) string {
 
 func pdfURL(s string) (string, bool) {
 	u, err := url.Parse(s)
-	if err != nil || !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
+	if err != nil || !(strings.EqualFold(u.Scheme, "https") || strings.EqualFold(u.Scheme, "http")) || u.Host == "" {
 		return "", false
 	}
 	if !strings.HasSuffix(strings.ToLower(u.Path), ".pdf") {

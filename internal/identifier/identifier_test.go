@@ -73,6 +73,7 @@ func TestClassify(t *testing.T) {
 		{"https://chemrxiv.org/paper.pdf", ID{Kind: KindPDFURL, URL: "https://chemrxiv.org/paper.pdf"}},
 		{"https://example.org/files/Paper.PDF?download=1", ID{Kind: KindPDFURL, URL: "https://example.org/files/Paper.PDF?download=1"}},
 		{"https://www.nature.com/articles/s42256-024-00832-8.pdf", ID{Kind: KindPDFURL, URL: "https://www.nature.com/articles/s42256-024-00832-8.pdf"}},
+		{"http://example.org/paper.pdf", ID{Kind: KindPDFURL, URL: "http://example.org/paper.pdf", Insecure: true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -94,7 +95,7 @@ func TestClassifyUnrecognized(t *testing.T) {
 		"   ",
 		"hello world",
 		"https://example.org/paper.html",
-		"http://example.org/paper.pdf", // only https PDF URLs
+		"ftp://example.org/paper.pdf", // only http(s) PDF URLs
 		"ftp://example.org/paper.pdf",
 		"https://arxiv.org/list/cs.CL/recent",
 		"0808.05394",   // 5-digit number before 2015 does not exist
@@ -122,7 +123,7 @@ func TestClassifyUnrecognized(t *testing.T) {
 func TestErrUnrecognizedNamesForms(t *testing.T) {
 	_, err := Classify("nonsense", noFiles)
 	msg := err.Error()
-	for _, want := range []string{"local PDF path", "arXiv URL or id", "DOI URL or bare DOI", "https URL ending in .pdf", `"nonsense"`} {
+	for _, want := range []string{"local PDF path", "arXiv URL or id", "DOI URL or bare DOI", "http(s) URL ending in .pdf", `"nonsense"`} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error %q does not mention %q", msg, want)
 		}

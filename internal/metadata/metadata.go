@@ -32,10 +32,26 @@ const (
 	SourceOpenAlex  = "openalex"  // OpenAlex /works
 	SourceDataCite  = "datacite"  // DataCite REST /dois/{doi} (arXiv's 10.48550 DOIs among others)
 	SourceUnpaywall = "unpaywall" // Unpaywall /v2/{doi}: open-access locations
-	SourcePDF       = "pdf"       // the PDF's document information dictionary or XMP packet
+	SourcePDFInfo   = "pdf-info"  // the PDF's document information dictionary (Title, Author, CreationDate)
+	SourcePDFXMP    = "pdf-xmp"   // the PDF's XMP packet (dc:title, dc:creator, prism:doi, dc:identifier)
+	SourcePDFText   = "pdf-text"  // the PDF's first pages as printed: title block, author lines, arXiv stamp, DOI, banner
+	// SourcePDF is what captures before crossmem 0.2 wrote for the Info
+	// dictionary and XMP alike; sidecars may still hold it.
+	SourcePDF = "pdf"
 	SourceUser      = "user"      // a value given on the command line (--doi, --cite-key)
 	SourceImport    = "import"    // an entry of a BibTeX, BibLaTeX or CSL-JSON file read by `crossmem import`
 )
+
+// FromPDF reports whether source names what a PDF says about itself
+// (SourcePDFInfo, SourcePDFXMP, SourcePDFText, or the older SourcePDF)
+// rather than a metadata service or the user.
+func FromPDF(source string) bool {
+	switch source {
+	case SourcePDF, SourcePDFInfo, SourcePDFXMP, SourcePDFText:
+		return true
+	}
+	return false
+}
 
 // Field names used as keys of Record.FieldSources.
 const (

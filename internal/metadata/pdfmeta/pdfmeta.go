@@ -1,6 +1,8 @@
 // Package pdfmeta turns a PDF's own metadata — the document information
 // dictionary (Title, Author, CreationDate) and the XMP packet — into a
-// metadata.Record with every field attributed to metadata.SourcePDF.
+// metadata.Record with every field attributed to its source:
+// metadata.SourcePDFInfo for the Info dictionary, metadata.SourcePDFXMP for
+// the XMP packet.
 //
 // It is pure: it reads no files and makes no network calls. The caller
 // (capture, with internal/pdf) supplies the Info strings, already decoded
@@ -37,11 +39,11 @@ func FromInfo(title, author, creationDate string) *metadata.Record {
 	r := &metadata.Record{}
 	// Control and bidi characters go first (metadata.CleanText), as from
 	// XMP, so the junk checks see the text a reader would.
-	setTitle(r, metadata.CleanText(decodePDFString(title)))
-	setAuthors(r, []string{metadata.CleanText(decodePDFString(author))})
+	setTitle(r, metadata.CleanText(decodePDFString(title)), metadata.SourcePDFInfo)
+	setAuthors(r, []string{metadata.CleanText(decodePDFString(author))}, metadata.SourcePDFInfo)
 	if d, ok := parseDate(decodePDFString(creationDate)); ok && plausibleCreation(d) {
 		r.Issued = d
-		r.SetSource(metadata.FieldIssued, metadata.SourcePDF)
+		r.SetSource(metadata.FieldIssued, metadata.SourcePDFInfo)
 		r.Warn(creationWarning(d))
 	}
 	r.Normalize()
@@ -50,8 +52,9 @@ func FromInfo(title, author, creationDate string) *metadata.Record {
 
 // Merge combines the Info record (from FromInfo; may be nil) with the XMP
 // packet (may be nil), preferring XMP for title and authors, and XMP's
-// prism:publicationDate over the creation date. Warnings about values that
-// were replaced are dropped. Neither argument is modified.
+// prism:publicationDate over the creation date. A value both give alike
+// keeps both sources. Warnings about values that were replaced are
+// dropped. Neither argument is modified.
 func Merge(info *metadata.Record, x *XMP) *metadata.Record {
 	out := &metadata.Record{}
 	if info != nil {
@@ -63,27 +66,41 @@ func Merge(info *metadata.Record, x *XMP) *metadata.Record {
 	}
 	xr := x.Record()
 	if xr.Title != "" {
+		if !strings.EqualFold(collapse(out.Title), collapse(xr.Title)) {
+			resetSources(out, metadata.FieldTitle)
+		}
 		out.Title = xr.Title
-		out.SetSource(metadata.FieldTitle, metadata.SourcePDF)
+		out.SetSource(metadata.FieldTitle, metadata.SourcePDFXMP)
 		out.Warnings = dropPrefixed(out.Warnings, titleWarnPrefix)
 	}
 	if len(xr.Authors) > 0 {
+		if !sameNames(out.Authors, xr.Authors) {
+			resetSources(out, metadata.FieldAuthors)
+		}
 		out.Authors = xr.Authors
-		out.SetSource(metadata.FieldAuthors, metadata.SourcePDF)
+		out.SetSource(metadata.FieldAuthors, metadata.SourcePDFXMP)
 		out.Warnings = dropPrefixed(out.Warnings, authorWarnPrefix)
 	}
 	if d, ok := parseDate(x.PublicationDate); ok {
+		if out.Issued != d {
+			resetSources(out, metadata.FieldIssued)
+		}
 		out.Issued = d
-		out.SetSource(metadata.FieldIssued, metadata.SourcePDF)
+		out.SetSource(metadata.FieldIssued, metadata.SourcePDFXMP)
 		out.Warnings = dropPrefixed(out.Warnings, creationWarnPrefix)
 	} else if out.Issued.IsZero() && !xr.Issued.IsZero() {
 		out.Issued = xr.Issued
-		out.SetSource(metadata.FieldIssued, metadata.SourcePDF)
+		out.SetSource(metadata.FieldIssued, metadata.SourcePDFXMP)
 	}
-	if out.DOI == "" && xr.DOI != "" {
+	if xr.DOI != "" && (out.DOI == "" || strings.EqualFold(out.DOI, xr.DOI)) {
 		out.DOI = xr.DOI
-		out.SetSource(metadata.FieldDOI, metadata.SourcePDF)
+		out.SetSource(metadata.FieldDOI, metadata.SourcePDFXMP)
 	}
+	if xr.ArxivID != "" {
+		out.ArxivID, out.ArxivVersion = xr.ArxivID, xr.ArxivVersion
+		out.SetSource(metadata.FieldArxivID, metadata.SourcePDFXMP)
+	}
+	pruneSources(out)
 	for _, w := range xr.Warnings {
 		switch {
 		case strings.HasPrefix(w, titleWarnPrefix) && out.Title != "",
@@ -107,14 +124,14 @@ func creationWarning(d metadata.Date) string {
 	return fmt.Sprintf("%s (%d); the publication year may differ", creationWarnPrefix, d.Year)
 }
 
-func setTitle(r *metadata.Record, raw string) {
+func setTitle(r *metadata.Record, raw, source string) {
 	t := collapse(raw)
 	if t == "" {
 		return
 	}
 	if d, ok := identifier.ParseDOI(t); ok {
 		r.DOI = d
-		r.SetSource(metadata.FieldDOI, metadata.SourcePDF)
+		r.SetSource(metadata.FieldDOI, source)
 		r.Warn(fmt.Sprintf("%s%q is a DOI, not a title; ignored", titleWarnPrefix, t))
 		return
 	}
@@ -123,10 +140,10 @@ func setTitle(r *metadata.Record, raw string) {
 		return
 	}
 	r.Title = t
-	r.SetSource(metadata.FieldTitle, metadata.SourcePDF)
+	r.SetSource(metadata.FieldTitle, source)
 }
 
-func setAuthors(r *metadata.Record, raws []string) {
+func setAuthors(r *metadata.Record, raws []string, source string) {
 	for _, raw := range raws {
 		for _, piece := range SplitAuthors(raw) {
 			if why := junkAuthor(piece); why != "" {
@@ -139,8 +156,49 @@ func setAuthors(r *metadata.Record, raws []string) {
 		}
 	}
 	if len(r.Authors) > 0 {
-		r.SetSource(metadata.FieldAuthors, metadata.SourcePDF)
+		r.SetSource(metadata.FieldAuthors, source)
 	}
+}
+
+// sameNames reports whether two author lists name the same people in the
+// same order (display forms compared case-insensitively).
+func sameNames(a, b []metadata.Name) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !strings.EqualFold(a[i].Display(), b[i].Display()) {
+			return false
+		}
+	}
+	return true
+}
+
+// resetSources forgets the sources of field (its value is being replaced).
+func resetSources(r *metadata.Record, field string) {
+	delete(r.FieldSources, field)
+}
+
+// pruneSources drops empty FieldSources entries and keeps in Sources only
+// the sources some field still names.
+func pruneSources(r *metadata.Record) {
+	used := map[string]bool{}
+	for f, ss := range r.FieldSources {
+		if len(ss) == 0 {
+			delete(r.FieldSources, f)
+			continue
+		}
+		for _, s := range ss {
+			used[s] = true
+		}
+	}
+	var keep []string
+	for _, s := range r.Sources {
+		if used[s] {
+			keep = append(keep, s)
+		}
+	}
+	r.Sources = keep
 }
 
 // SplitAuthors splits an author string into names: on ";" and " and " /

@@ -121,10 +121,10 @@ func TestFromInfo(t *testing.T) {
 					t.Errorf("warnings %q lack %q", r.Warnings, w)
 				}
 			}
-			if r.Title != "" && !cmp.Equal(r.FieldSources[metadata.FieldTitle], []string{metadata.SourcePDF}) {
+			if r.Title != "" && !cmp.Equal(r.FieldSources[metadata.FieldTitle], []string{metadata.SourcePDFInfo}) {
 				t.Errorf("title source = %v", r.FieldSources[metadata.FieldTitle])
 			}
-			if len(r.Authors) > 0 && !cmp.Equal(r.FieldSources[metadata.FieldAuthors], []string{metadata.SourcePDF}) {
+			if len(r.Authors) > 0 && !cmp.Equal(r.FieldSources[metadata.FieldAuthors], []string{metadata.SourcePDFInfo}) {
 				t.Errorf("authors source = %v", r.FieldSources[metadata.FieldAuthors])
 			}
 			if r.Title == "" && len(r.Authors) == 0 && r.Issued.IsZero() && r.DOI == "" && len(r.Sources) != 0 {
@@ -291,8 +291,15 @@ func TestXMPRecordAndMerge(t *testing.T) {
 	if r.DOI != "10.1145/3544548.3580847" || r.Issued != (metadata.Date{Year: 2023, Month: 2, Day: 17}) {
 		t.Errorf("DOI %q issued %+v", r.DOI, r.Issued)
 	}
-	if diff := cmp.Diff([]string{metadata.SourcePDF}, r.Sources); diff != "" {
+	// The title is in both and agrees; the authors and DOI are only XMP's.
+	if diff := cmp.Diff([]string{metadata.SourcePDFInfo, metadata.SourcePDFXMP}, r.Sources); diff != "" {
 		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{metadata.SourcePDFInfo, metadata.SourcePDFXMP}, r.FieldSources[metadata.FieldTitle]); diff != "" {
+		t.Errorf("title sources (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{metadata.SourcePDFXMP}, r.FieldSources[metadata.FieldAuthors]); diff != "" {
+		t.Errorf("author sources (-want +got):\n%s", diff)
 	}
 	if len(info.Authors) != 0 {
 		t.Error("Merge modified its info argument")

@@ -23,6 +23,11 @@ type XMP struct {
 	CreateDate      string   // xmp:CreateDate
 	PublicationDate string   // prism:publicationDate, else prism:coverDate
 	DOI             string   // prism:doi, pdfx:doi, crossmark:DOI or a DOI dc:identifier, parsed
+	// ArxivID and ArxivVersion come from a dc:identifier that is an arXiv
+	// id or URL ("arXiv:2301.00001v2", "https://arxiv.org/abs/2301.00001v2");
+	// ArxivID is versionless, ArxivVersion 0 when none is given.
+	ArxivID      string
+	ArxivVersion int
 }
 
 // ParseXMP finds the document's uncompressed XMP packet in the raw PDF
@@ -50,22 +55,22 @@ func ParseXMP(pdf []byte) (*XMP, bool) {
 	return nil, false
 }
 
-// Record maps the packet to a Record with source metadata.SourcePDF,
+// Record maps the packet to a Record with source metadata.SourcePDFXMP,
 // dropping junk values with warnings like FromInfo. Issued is the
 // publication date when the packet has one, else dc:date or xmp:CreateDate
 // (with the creation-date warning).
 func (x *XMP) Record() *metadata.Record {
 	r := &metadata.Record{}
-	setTitle(r, x.Title)
-	setAuthors(r, x.Creators)
+	setTitle(r, x.Title, metadata.SourcePDFXMP)
+	setAuthors(r, x.Creators, metadata.SourcePDFXMP)
 	if d, ok := parseDate(x.PublicationDate); ok {
 		r.Issued = d
-		r.SetSource(metadata.FieldIssued, metadata.SourcePDF)
+		r.SetSource(metadata.FieldIssued, metadata.SourcePDFXMP)
 	} else {
 		for _, s := range []string{x.Date, x.CreateDate} {
 			if d, ok := parseDate(s); ok && plausibleCreation(d) {
 				r.Issued = d
-				r.SetSource(metadata.FieldIssued, metadata.SourcePDF)
+				r.SetSource(metadata.FieldIssued, metadata.SourcePDFXMP)
 				r.Warn(creationWarning(d))
 				break
 			}
@@ -73,7 +78,11 @@ func (x *XMP) Record() *metadata.Record {
 	}
 	if x.DOI != "" && r.DOI == "" {
 		r.DOI = x.DOI
-		r.SetSource(metadata.FieldDOI, metadata.SourcePDF)
+		r.SetSource(metadata.FieldDOI, metadata.SourcePDFXMP)
+	}
+	if x.ArxivID != "" {
+		r.ArxivID, r.ArxivVersion = x.ArxivID, x.ArxivVersion
+		r.SetSource(metadata.FieldArxivID, metadata.SourcePDFXMP)
 	}
 	r.Normalize()
 	return r
@@ -316,9 +325,18 @@ func parsePacket(pkt []byte) (*XMP, bool) {
 	}
 	for _, key := range []string{"prism:doi", "pdfx:doi", "crossmark:DOI", "dc:identifier"} {
 		for _, it := range values[key] {
-			if doi, ok := identifier.ParseDOI(strings.TrimSpace(it.text)); ok && x.DOI == "" {
+			v := strings.TrimSpace(it.text)
+			if doi, ok := identifier.ParseDOI(v); ok && x.DOI == "" {
+				if id, ok := identifier.ArxivIDFromDOI(doi); ok && x.ArxivID == "" {
+					x.ArxivID = id
+				}
 				x.DOI = doi
 			}
+		}
+	}
+	for _, it := range values["dc:identifier"] {
+		if id, v, ok := identifier.ArxivFromText(strings.TrimSpace(it.text)); ok && x.ArxivID == "" {
+			x.ArxivID, x.ArxivVersion = id, v
 		}
 	}
 	return x, true

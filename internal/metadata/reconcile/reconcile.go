@@ -45,9 +45,9 @@ import (
 // work as deposited by its publisher; arXiv is authoritative for its own
 // preprints; OpenAlex and Unpaywall aggregate.
 var fieldPriority = map[string][]string{
-	metadata.FieldTitle:          {metadata.SourceCrossref, metadata.SourceDataCite, metadata.SourceArxiv, metadata.SourceOpenAlex, metadata.SourceUnpaywall, metadata.SourcePDF},
-	metadata.FieldAuthors:        {metadata.SourceCrossref, metadata.SourceDataCite, metadata.SourceArxiv, metadata.SourceOpenAlex, metadata.SourceUnpaywall, metadata.SourcePDF},
-	metadata.FieldIssued:         {metadata.SourceArxiv, metadata.SourceCrossref, metadata.SourceDataCite, metadata.SourceOpenAlex, metadata.SourceUnpaywall, metadata.SourcePDF},
+	metadata.FieldTitle:          {metadata.SourceCrossref, metadata.SourceDataCite, metadata.SourceArxiv, metadata.SourceOpenAlex, metadata.SourceUnpaywall, metadata.SourcePDFText, metadata.SourcePDFXMP, metadata.SourcePDFInfo, metadata.SourcePDF},
+	metadata.FieldAuthors:        {metadata.SourceCrossref, metadata.SourceDataCite, metadata.SourceArxiv, metadata.SourceOpenAlex, metadata.SourceUnpaywall, metadata.SourcePDFText, metadata.SourcePDFXMP, metadata.SourcePDFInfo, metadata.SourcePDF},
+	metadata.FieldIssued:         {metadata.SourceArxiv, metadata.SourceCrossref, metadata.SourceDataCite, metadata.SourceOpenAlex, metadata.SourceUnpaywall, metadata.SourcePDFText, metadata.SourcePDFXMP, metadata.SourcePDFInfo, metadata.SourcePDF},
 	metadata.FieldContainerTitle: {metadata.SourceCrossref, metadata.SourceOpenAlex, metadata.SourceUnpaywall, metadata.SourceDataCite},
 	metadata.FieldVolume:         {metadata.SourceCrossref, metadata.SourceOpenAlex},
 	metadata.FieldIssue:          {metadata.SourceCrossref, metadata.SourceOpenAlex},

@@ -1,0 +1,342 @@
+package frontmatter
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/crossmem/crossmem/internal/layout"
+)
+
+// Title rules (Result.TitleRule).
+const (
+	ruleLargest   = "largest type"
+	ruleFirstLine = "first line"
+)
+
+// titleScale is how much larger than the body text a title is set at
+// least; below it, only the first-line rule can find a title.
+const titleScale = 1.15
+
+// runningScale bounds the size of running text relative to the body: a
+// block of long lines set larger is a title, not prose.
+const runningScale = 1.3
+
+// endMarker matches the lines that end the front matter: the abstract's or
+// the introduction's heading (alone or running into its text), keywords.
+var endMarker = regexp.MustCompile(`(?i)^(?:abstract|a\s*b\s*s\s*t\s*r\s*a\s*c\s*t|summary|keywords|key\s*words|index\s+terms|(?:(?:\d+|[ivx]+)\.?\s*)?introduction)\b`)
+
+// frontEnd returns the top (y, points) of the first running text or
+// abstract heading on the page that starts below y = below: the front
+// matter lies above it. 0 when the page has neither.
+func frontEnd(ls []*line, body, width, below float64) float64 {
+	end := 0.0
+	blocks := map[int][]*line{}
+	for _, l := range ls {
+		if l.rotated {
+			continue
+		}
+		blocks[l.block] = append(blocks[l.block], l)
+		if l.Box.Y1 < below && endMarker.MatchString(strings.TrimSpace(l.Text)) {
+			end = math.Max(end, l.Box.Y1)
+		}
+	}
+	for _, bl := range blocks {
+		if bl[0].Box.Y1 < below && running(bl, body, width) {
+			end = math.Max(end, bl[0].Box.Y1)
+		}
+	}
+	return end
+}
+
+// running reports whether a block's lines are running text: three or more
+// lines of at least 40 characters on average, set near the body size,
+// across a column of at least 30 % of the page.
+func running(bl []*line, body, width float64) bool {
+	if len(bl) < 3 || bl[0].kind == layout.Heading {
+		return false
+	}
+	chars, x0, x1 := 0, math.Inf(1), math.Inf(-1)
+	var sizes []float64
+	for _, l := range bl {
+		chars += len([]rune(l.Text))
+		x0, x1 = math.Min(x0, l.Box.X0), math.Max(x1, l.Box.X1)
+		sizes = append(sizes, l.Size)
+	}
+	return chars >= 40*len(bl) && median(sizes) < runningScale*body && x1-x0 >= 0.3*width
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}
+
+// notTitle matches lines that are never a paper's title: journal and
+// proceedings banners, article-type labels, identifiers, addresses,
+// dates, section headings and captions.
+var notTitle = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)^(?:the\s+)?(?:journal|proceedings|transactions|annals|bulletin|letters|archives|acta|advances|reports|review)s?\s+(?:of|on|in|for)\b`),
+	regexp.MustCompile(`(?i)\bjournal$`),
+	regexp.MustCompile(`(?i)^(?:front cover|back cover|research article|original (?:research )?article|review article|technical report|tech report|preprint|draft|working paper|letter|brief communication|short communication|notes?|editorial|commentary|perspective|article|full paper|short paper|regular paper|extended abstract|invited paper|poster|demo(?:nstration)?)$`),
+	regexp.MustCompile(`(?i)https?:|www\.|@|\.(?:com|org|edu|net)\b`),
+	regexp.MustCompile(`(?i)\bdoi\b|arxiv:|\bissn\b|\bisbn\b`),
+	regexp.MustCompile(`(?i)^(?:vol\.?|volume|pp\.?|pages|received|accepted|published|available online|copyright|©|submitted|revised|citation|cite this|to cite)\b`),
+	regexp.MustCompile(`(?i)^(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d`),
+	regexp.MustCompile(`(?i)^(?:(?:\d+(?:\.\d+)*|[ivx]+)\.?\s+)?(?:introduction|background|related work|methods?|materials(?: and methods)?|results|discussion|conclusions?|exercises|problems|experiments?|evaluation|appendix|references|bibliography|acknowledg\w*|preliminaries|overview|abstract|contents|table of contents|keywords|index terms)\b`),
+	regexp.MustCompile(`^\d+\.\d+\.\d+`),
+	regexp.MustCompile(`(?i)^(?:fig(?:ure)?|table|listing|algorithm|scheme|chart|plate)\s*\.?\s*[0-9ivx]`),
+}
+
+// titleCandidate reports whether a line may be part of a title.
+func titleCandidate(l *line) bool {
+	t := strings.TrimSpace(l.Text)
+	letters, other := 0, 0
+	for _, r := range t {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsSpace(r):
+		default:
+			other++
+		}
+	}
+	if letters < 3 || letters < 2*other {
+		return false
+	}
+	for _, re := range notTitle {
+		if re.MatchString(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// title is the title block found on a page.
+type title struct {
+	text  string
+	rule  string
+	lines []*line
+	bold  bool
+	size  float64
+	// joinAfter is 1 when the first line is a prefix (see prefix) to join
+	// to the rest with ": ".
+	joinAfter int
+}
+
+func (t *title) top() float64    { return t.lines[0].Box.Y1 }
+func (t *title) bottom() float64 { return t.lines[len(t.lines)-1].Box.Y0 }
+
+// atTop reports whether nothing but the page's top margin (running heads,
+// banners, labels in the top 15 %) is set above the title.
+func (t *title) atTop(ls []*line, height float64) bool {
+	for _, l := range ls {
+		if !l.rotated && l.Box.Y0 > t.top() && l.Box.Y0 < 0.85*height {
+			return false
+		}
+	}
+	return true
+}
+
+// findTitle finds the title block among the lines above end (the front
+// matter's end, frontEnd) and not in the page's bottom third.
+func findTitle(ls []*line, end, body, height float64) *title {
+	var cands []*line
+	for _, l := range byTop(ls) {
+		if l.Box.Y0 >= end-1 && l.Box.Y1 >= 0.35*height && titleCandidate(l) {
+			cands = append(cands, l)
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	largest := 0.0
+	for _, l := range cands {
+		largest = math.Max(largest, l.Size)
+	}
+	if largest >= titleScale*body {
+		var first *line
+		for _, l := range cands {
+			if l.Size >= largest-0.6 {
+				first = l
+				break
+			}
+		}
+		t := grow(cands, first, largest)
+		prefix(cands, t, body)
+		if t.words() >= 2 {
+			return t.finish(ruleLargest)
+		}
+	}
+	// Nothing larger than the body: the first line of the page, when it
+	// stands alone in bold or in the body's size or larger, on top of a
+	// block of at most three lines that does not end a sentence.
+	for _, l := range byTop(ls) {
+		if l.Box.Y1 < 0.35*height {
+			break
+		}
+		if l.Size < body-0.3 && !l.Bold || l.Box.Y1 > 0.95*height && l.Size < body {
+			continue // running heads, page numbers, stamps above the title
+		}
+		if !titleCandidate(l) || l.Size < body-0.3 || sharesRow(ls, l) {
+			return nil
+		}
+		var bl []*line
+		for _, m := range ls {
+			if m.block == l.block && !m.rotated {
+				bl = append(bl, m)
+			}
+		}
+		if len(bl) > 3 || strings.HasSuffix(strings.TrimSpace(bl[len(bl)-1].Text), ".") {
+			return nil
+		}
+		t := &title{lines: bl, size: l.Size}
+		if t.words() < 2 || t.words() > 30 {
+			return nil
+		}
+		return t.finish(ruleFirstLine)
+	}
+	return nil
+}
+
+// grow collects the title block from its top line: the candidates below
+// it set in the same size and at most one line's height apart.
+func grow(cands []*line, first *line, size float64) *title {
+	t := &title{lines: []*line{first}, size: size}
+	last := first
+	after := false
+	for _, l := range cands {
+		if l == first {
+			after = true
+			continue
+		}
+		if !after {
+			continue
+		}
+		if math.Abs(l.Size-first.Size) > 0.6 {
+			if l.Box.Y1 < last.Box.Y0 {
+				break // something else set under the title
+			}
+			continue
+		}
+		if math.Abs(l.Box.Y1-last.Box.Y1) < 0.5*size {
+			// Beside the last line: a title line broken in two at one
+			// height.
+			if l.Box.X0 > last.Box.X1 {
+				t.lines = append(t.lines, l)
+				last = l
+			}
+			continue
+		}
+		if last.Box.Y0-l.Box.Y1 > 0.9*size {
+			break
+		}
+		t.lines = append(t.lines, l)
+		last = l
+	}
+	return t
+}
+
+// prefix joins a short line set just above the title in large type (a
+// title over a subtitle set larger, "olmOCR 2" over "Unit Test Rewards for
+// Document OCR") as "<prefix>: <title>". A label in capitals over a title
+// that is not is a section's or a column's name and stays out.
+func prefix(cands []*line, t *title, body float64) {
+	var above *line
+	for _, l := range cands {
+		if l.Box.Y0 > t.top() {
+			above = l
+		}
+	}
+	if above == nil || above.Size < runningScale*body || len(strings.Fields(above.Text)) > 6 {
+		return
+	}
+	if isUpper(above.Text) && !isUpper(t.lines[0].Text) {
+		return // a section or column label set in capitals ("INDUSTRY WATCH")
+	}
+	if gap := above.Box.Y0 - t.top(); gap > 0.9*t.size {
+		return
+	}
+	t.lines = append([]*line{above}, t.lines...)
+	t.joinAfter = 1
+}
+
+// sharesRow reports whether two or more other lines of ls stand beside l
+// at its height: l is a cell of a table row, not a title (one line beside
+// it may be the other column of the page).
+func sharesRow(ls []*line, l *line) bool {
+	n := 0
+	for _, m := range ls {
+		if m == l || m.rotated {
+			continue
+		}
+		if math.Abs(m.Base-l.Base) < 0.3*l.Size && (m.Box.X0 > l.Box.X1 || m.Box.X1 < l.Box.X0) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+func (t *title) words() int {
+	n := 0
+	for _, l := range t.lines {
+		n += len(strings.Fields(l.Text))
+	}
+	return n
+}
+
+// finish sets the title's text: its lines joined by spaces (a line-end
+// hyphen pdfium marked as such joins the halves of a word), footnote marks
+// at the end removed.
+func (t *title) finish(rule string) *title {
+	var b strings.Builder
+	bold := 0
+	for i, l := range t.lines {
+		s := strings.TrimSpace(l.Text)
+		if i == 0 && t.joinAfter > 0 {
+			b.WriteString(strings.TrimSuffix(s, ":"))
+			b.WriteString(": ")
+			continue
+		}
+		if l.Bold {
+			bold++
+		}
+		if l.Hyphenated && strings.HasSuffix(s, "-") {
+			b.WriteString(strings.TrimSuffix(s, "-"))
+			continue
+		}
+		b.WriteString(s)
+		if i < len(t.lines)-1 {
+			b.WriteString(" ")
+		}
+	}
+	t.text = strings.Join(strings.Fields(trimMarks(b.String())), " ")
+	t.rule = rule
+	t.bold = bold*2 > len(t.lines)
+	return t
+}
+
+// trimMarks removes footnote marks at the end of a title ("Platforms ∗",
+// "Architecture⋆", "Title*,†").
+func trimMarks(s string) string {
+	return strings.TrimRightFunc(s, func(r rune) bool {
+		return isMark(r) || r == ',' || unicode.IsSpace(r)
+	})
+}
+
+// isMark reports whether r is a footnote or affiliation mark.
+func isMark(r rune) bool {
+	switch r {
+	case '*', '∗', '†', '‡', '§', '¶', '‖', '#', '⋆', '★', '☆', '♠', '♣', '♥', '♦', '♢', '♡', '♤', '♧', '□', '■', '◇', '◆', '○', '●', '⋄', '✉', '+', '$', '&', '⊥', '⊤', '∥', '⁎':
+		return true
+	}
+	return unicode.In(r, unicode.Sk) || r >= '\u2070' && r <= '\u209f' || r == '¹' || r == '²' || r == '³'
+}
