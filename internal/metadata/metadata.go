@@ -37,9 +37,9 @@ const (
 	SourcePDFText   = "pdf-text"  // the PDF's first pages as printed: title block, author lines, arXiv stamp, DOI, banner
 	// SourcePDF is what captures before crossmem 0.2 wrote for the Info
 	// dictionary and XMP alike; sidecars may still hold it.
-	SourcePDF = "pdf"
-	SourceUser      = "user"      // a value given on the command line (--doi, --cite-key)
-	SourceImport    = "import"    // an entry of a BibTeX, BibLaTeX or CSL-JSON file read by `crossmem import`
+	SourcePDF    = "pdf"
+	SourceUser   = "user"   // a value given on the command line (--doi, --cite-key)
+	SourceImport = "import" // an entry of a BibTeX, BibLaTeX or CSL-JSON file read by `crossmem import`
 )
 
 // FromPDF reports whether source names what a PDF says about itself
