@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +28,6 @@ import (
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
-	"github.com/crossmem/crossmem/internal/metadata/pdfmeta"
 	"github.com/crossmem/crossmem/internal/metadata/reconcile"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
@@ -35,10 +35,11 @@ import (
 // MaxPDFBytes caps a downloaded PDF.
 const MaxPDFBytes = 512 << 20
 
-// ErrNeedMetadata is returned (wrapped, with what is missing, and the
-// hint to name a cite key or a DOI) when a PDF comes without enough
-// metadata to make a cite key and Options.CiteKey is empty.
-var ErrNeedMetadata = errors.New("not enough metadata to make a cite key")
+// ErrNeedMetadata is returned (wrapped, with why the PDF gives no title,
+// and the hint to name a cite key or a DOI) when a PDF gives no title to
+// make a cite key from and Options.CiteKey is empty. A title is all a key
+// needs: a missing author or year takes the pattern's fallback.
+var ErrNeedMetadata = errors.New("no title to make a cite key from")
 
 // OptionError is an option of a capture that is not valid, found by
 // CheckOptions before any work: Options.DOI that is not a DOI (Err is
@@ -88,8 +89,20 @@ type Options struct {
 	// gave one (version 0 = latest); nil means https://arxiv.org/pdf/.
 	ArxivPDFURL func(id string, version int) string
 	HTTP        *fetch.Client // downloads PDFs (arXiv, DOI links, PDF URLs)
-	// MetadataTimeout bounds the metadata lookups (default 60 s).
+	// MetadataTimeout bounds the metadata lookups of one capture or
+	// refresh, all questions to all sources together (default
+	// DefaultMetadataTimeout). When it runs out, the sources that have not
+	// answered count as failed.
 	MetadataTimeout time.Duration
+	// Offline skips the metadata lookups of a local PDF or PDF URL: the
+	// paper is stored with what the PDF says and its lookup is pending
+	// (Result.Pending), as when the sources cannot be reached. A batch
+	// sets it after one capture found the network unreachable.
+	Offline bool
+	// OnLookup, when set, is called as each metadata question is asked
+	// (Lookup.Done false) and answered (Done true), from several
+	// goroutines at once.
+	OnLookup func(Lookup)
 
 	// Now gives the capture time; nil means time.Now.
 	Now func() time.Time
@@ -97,11 +110,24 @@ type Options struct {
 	Log func(format string, args ...any)
 }
 
+// DefaultMetadataTimeout is Options.MetadataTimeout's default.
+const DefaultMetadataTimeout = 30 * time.Second
+
 func (o Options) metadataTimeout() time.Duration {
 	if o.MetadataTimeout <= 0 {
-		return 60 * time.Second
+		return DefaultMetadataTimeout
 	}
 	return o.MetadataTimeout
+}
+
+// Lookup is one metadata question, as Options.OnLookup reports it.
+type Lookup struct {
+	Source string // metadata.SourceArxiv, SourceCrossref, …
+	Query  string // "arxiv:2206.10883v3", "doi:10.1093/bmb/ldu038", "title:…"
+	Done   bool   // false when asked, true when answered
+	// Outcome is set when Done: metadata.OutcomeOK, OutcomeNotFound or
+	// OutcomeFailed.
+	Outcome string
 }
 
 // Result is a finished capture.
@@ -112,10 +138,25 @@ type Result struct {
 	// Consulted lists the metadata questions asked and their outcomes
 	// (empty for an existing paper).
 	Consulted []metadata.Consultation
-	// Offline is true when the metadata sources could not be reached and
-	// the record is the PDF's own metadata (it says so in a warning): a
-	// refresh when online can check it.
-	Offline bool
+	// Pending is true when the metadata sources could not be reached (or
+	// were not asked: Options.Offline) and the record is what the PDF says
+	// (it says so in a warning): the sidecar records the lookup as
+	// pending, and crossmem refresh --pending completes it.
+	Pending bool
+	// Unreachable is true when no source could be reached at all: every
+	// question failed to connect or ran out of time (the network is down
+	// or hangs). Later captures of a batch can then skip the lookups
+	// (Options.Offline).
+	Unreachable bool
+	// KeyIgnored is the cite key asked for (Options.CiteKey) when the PDF
+	// was captured before under another key, which it keeps.
+	KeyIgnored string
+	// Identified says how the paper was identified: by the arXiv id or DOI
+	// its first page prints or its metadata gives, by --doi, or by a
+	// title search; "" when it was not looked up.
+	Identified string
+	// Insecure is true for a PDF downloaded over plain http://.
+	Insecure bool
 }
 
 // Run captures input into lib. Errors: an *OptionError (CheckOptions); an
@@ -177,13 +218,29 @@ func Run(ctx context.Context, lib *library.Library, input string, o Options) (*R
 		return nil, err
 	}
 	if c.existing != nil {
-		return &Result{Paper: c.existing, Existing: true, Input: id}, nil
+		return c.existingResult(), nil
 	}
 	p, existing, err := c.store(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Paper: p, Existing: existing, Input: id, Consulted: c.consulted, Offline: c.offline && !existing}, nil
+	if existing {
+		c.existing = p
+		return c.existingResult(), nil
+	}
+	return &Result{Paper: p, Input: id, Consulted: c.consulted, Pending: c.pending,
+		Unreachable: c.unreachable, Identified: c.identified, Insecure: id.Insecure}, nil
+}
+
+// existingResult is the Result for a paper captured before: the cite key
+// asked for, when it is another, is reported as ignored.
+func (c *run) existingResult() *Result {
+	p := c.existing
+	r := &Result{Paper: p, Existing: true, Input: c.id, Insecure: c.id.Insecure}
+	if k := c.o.CiteKey; k != "" && k != p.CiteKey && !slices.Contains(p.Aliases, k) {
+		r.KeyIgnored = k
+	}
+	return r
 }
 
 type run struct {
@@ -197,7 +254,12 @@ type run struct {
 	data      []byte // the PDF
 	pdfURL    string
 	existing  *library.Paper
-	offline   bool // the sources could not be reached: the PDF's own metadata
+	// own is what the PDF says about itself (Identify), nil until read.
+	own     *Identity
+	pending bool // the lookup is pending: the record is what the PDF says
+	// unreachable: every question failed to connect or ran out of time.
+	unreachable bool
+	identified  string
 	// attach is the metadata-only entry (from `crossmem import`) this
 	// capture gives its PDF to: named by --cite-key, or the same work.
 	attach *library.Paper
@@ -294,13 +356,21 @@ func (c *run) noPDF(reason string) error {
 		hint.Action{Kind: hint.DownloadPDF, DOI: c.id.DOI})
 }
 
-// resolve asks the metadata sources and keeps the reconciled records.
+// resolve asks the metadata sources and keeps the reconciled records. The
+// questions share one deadline (Options.MetadataTimeout); each is reported
+// to Options.OnLookup.
 func (c *run) resolve(ctx context.Context, q reconcile.Query) (*reconcile.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.o.metadataTimeout())
 	defer cancel()
-	res, err := reconcile.Resolve(ctx, q, c.o.Sources)
+	w := &watch{on: c.o.OnLookup}
+	res, err := reconcile.Resolve(ctx, q, w.sources(c.o.Sources))
+	c.unreachable = w.unreachable()
 	if res != nil {
 		c.consulted = res.Consulted
+	}
+	var fe *reconcile.FailureError
+	if errors.As(err, &fe) {
+		c.consulted = fe.Consulted
 	}
 	if err != nil {
 		return nil, err
@@ -375,8 +445,13 @@ func (c *run) fromURL(ctx context.Context) error {
 	return c.fromPDF(ctx)
 }
 
-// fromPDF fills the metadata of a local or downloaded PDF: Crossref with
-// --doi, else the PDF's own document information and XMP.
+// fromPDF fills the metadata of a local or downloaded PDF: it reads what
+// the PDF says about itself (Identify), then looks the paper up by --doi,
+// else by the arXiv id or DOI the PDF gives, else by a confirmed title
+// search, and checks the answer against the PDF (reconcile.Witness). When
+// the sources cannot be reached, the record is what the PDF says and the
+// lookup is pending; when none knows the paper, the record is what the PDF
+// says, with a warning.
 func (c *run) fromPDF(ctx context.Context) error {
 	if !pdf.IsPDF(c.data) {
 		return fmt.Errorf("%s: %w (it does not start with %%PDF-)", c.id.Input, pdf.ErrNotPDF)
@@ -390,66 +465,154 @@ func (c *run) fromPDF(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.id.Input, err)
 	}
-	info := doc.Info()
+	c.own = Identify(doc, c.data)
 	doc.Close()
+	own := c.own.Record
+	if own.Title != "" {
+		c.o.Log("title: %s (%s)", own.Title, strings.Join(own.FieldSources[metadata.FieldTitle], ", "))
+	}
+
 	if c.o.DOI != "" {
 		c.o.Log("Fetching CrossRef metadata for DOI %s", c.o.DOI)
 		if p := c.findDOI(c.o.DOI); p != nil && c.o.CiteKey == "" {
 			return hint.Wrap(fmt.Errorf("DOI %s is already captured as %s with a different PDF (SHA-256 %s)", c.o.DOI, p.CiteKey, p.PDFSHA256),
 				hint.Action{Kind: hint.SeparateEntry, Key: p.CiteKey})
 		}
-		q := reconcile.Query{DOI: c.o.DOI}
-		if id, ok := identifier.ArxivIDFromDOI(c.o.DOI); ok {
-			q = reconcile.Query{ArxivID: id}
-		}
-		if _, err := c.resolve(ctx, q); err != nil {
-			return lookupFailed(fmt.Errorf("metadata for DOI %s: %w", c.o.DOI, err), hint.Action{Kind: hint.CheckDOIOption})
-		}
+	}
+	q, how := c.query()
+	if q == nil {
+		c.rec = cloneRecord(own)
 		return nil
 	}
-	infoRec := pdfmeta.FromInfo(info.Title, info.Author, info.CreationDate)
-	x, _ := pdfmeta.ParseXMP(c.data)
-	own := pdfmeta.Merge(infoRec, x)
-	if own.DOI != "" {
-		// The PDF names its own DOI (XMP prism:doi): look it up.
-		if _, err := c.resolve(ctx, reconcile.Query{DOI: own.DOI}); err == nil {
-			c.rec.Warn(fmt.Sprintf("identified by the DOI in the PDF's own metadata (%s)", own.DOI))
+	if c.o.Offline {
+		c.lookupPending("not asked: the network could not be reached earlier in this run")
+		return nil
+	}
+	_, err = c.resolve(ctx, *q)
+	if err == nil {
+		c.identified = how
+		c.o.Log("identified by %s", how)
+		reconcile.Witness(c.rec, own)
+		return nil
+	}
+	switch {
+	case errors.Is(err, reconcile.ErrSourcesFailed):
+		c.lookupPending(failedWhat(c.consulted, err))
+		return nil
+	case !errors.Is(err, reconcile.ErrNotFound):
+		return err
+	case c.o.DOI != "":
+		return lookupFailed(fmt.Errorf("metadata for DOI %s: %w", c.o.DOI, err), hint.Action{Kind: hint.CheckDOIOption})
+	}
+	// Nobody knows the identifier: try the title, when it was not the
+	// question already.
+	if q.Title == "" && own.Title != "" {
+		tq := titleQuery(own)
+		if _, err2 := c.resolve(ctx, tq); err2 == nil {
+			c.identified = "a title search for the title the PDF gives"
+			c.rec.Warn(fmt.Sprintf("no metadata source knows %s; identified by a title search for the PDF's title, confirmed by title, first author and year", how))
+			reconcile.Witness(c.rec, own)
+			return nil
+		} else if errors.Is(err2, reconcile.ErrSourcesFailed) {
+			c.lookupPending(failedWhat(c.consulted, err2))
 			return nil
 		}
 	}
-	if own.Title != "" {
-		c.o.Log("title: %s (from the PDF's metadata)", own.Title)
-		q := reconcile.Query{Title: own.Title, Year: own.Year()}
-		if len(own.Authors) > 0 {
-			q.Author = own.Authors[0].FamilyOrLiteral()
-		}
-		_, err := c.resolve(ctx, q)
-		if err == nil {
-			c.rec.Warn(fmt.Sprintf("identified by a title search for the PDF's own title %q, confirmed by title, first author and year", own.Title))
-			return nil
-		}
-		// Offline or unknown to the sources: the PDF's own metadata is
-		// all there is, and the record says so.
-		c.rec = own
-		if errors.Is(err, reconcile.ErrSourcesFailed) {
-			what := fmt.Sprint(err)
-			var fe *reconcile.FailureError
-			if errors.As(err, &fe) {
-				c.consulted = fe.Consulted
-			}
-			if names := reconcile.FailedSources(c.consulted); len(names) > 0 {
-				what = strings.Join(names, ", ") + " failed; details in the sidecar's consulted list"
-			}
-			c.rec.Warn(fmt.Sprintf("metadata sources could not be reached (%s); using the PDF's own metadata only until it is refreshed online", what))
-			c.offline = true
-		} else {
-			c.rec.Warn("no metadata source found this title; using the PDF's own metadata only")
-		}
-		c.logSources()
-		return nil
-	}
-	c.rec = own
+	c.rec = cloneRecord(own)
+	c.rec.Warn(fmt.Sprintf("no metadata source knows this paper (asked by %s); the record is what the PDF says", how))
+	c.logSources()
 	return nil
+}
+
+// query returns what to look the PDF up by, and how that reads in a
+// message: --doi, else the arXiv id its first page prints or its metadata
+// gives, else its DOI, else its title. nil when there is nothing to ask.
+func (c *run) query() (*reconcile.Query, string) {
+	own := c.own.Record
+	switch {
+	case c.o.DOI != "":
+		if id, ok := identifier.ArxivIDFromDOI(c.o.DOI); ok {
+			return &reconcile.Query{ArxivID: id}, "the DOI given with --doi (" + c.o.DOI + ")"
+		}
+		return &reconcile.Query{DOI: c.o.DOI}, "the DOI given with --doi (" + c.o.DOI + ")"
+	case own.ArxivID != "":
+		return &reconcile.Query{ArxivID: own.ArxivID, ArxivVersion: own.ArxivVersion},
+			fmt.Sprintf("the arXiv id %s (%s)", versioned(own.ArxivID, own.ArxivVersion), sourceWords(own.FieldSources[metadata.FieldArxivID]))
+	case own.DOI != "":
+		if id, ok := identifier.ArxivIDFromDOI(own.DOI); ok {
+			return &reconcile.Query{ArxivID: id}, fmt.Sprintf("the DOI %s (%s)", own.DOI, sourceWords(own.FieldSources[metadata.FieldDOI]))
+		}
+		return &reconcile.Query{DOI: own.DOI}, fmt.Sprintf("the DOI %s (%s)", own.DOI, sourceWords(own.FieldSources[metadata.FieldDOI]))
+	case own.Title != "":
+		q := titleQuery(own)
+		return &q, "a title search for the title the PDF gives, confirmed by title, first author and year"
+	}
+	return nil, ""
+}
+
+func titleQuery(own *metadata.Record) reconcile.Query {
+	q := reconcile.Query{Title: own.Title, Year: own.Year()}
+	if len(own.Authors) > 0 {
+		q.Author = own.Authors[0].FamilyOrLiteral()
+	}
+	return q
+}
+
+// sourceWords says where in the PDF a value was found.
+func sourceWords(sources []string) string {
+	var out []string
+	for _, s := range sources {
+		switch s {
+		case metadata.SourcePDFText:
+			out = append(out, "printed on the first page")
+		case metadata.SourcePDFXMP:
+			out = append(out, "in the PDF's XMP metadata")
+		case metadata.SourcePDFInfo:
+			out = append(out, "in the PDF's document information")
+		default:
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// lookupPending makes the record what the PDF says, with the DOI given
+// with --doi (unconfirmed), and records that the lookup is pending: the
+// sources could not be reached (why).
+func (c *run) lookupPending(why string) {
+	c.rec = cloneRecord(c.own.Record)
+	c.pending = true
+	if c.o.DOI != "" && identifier.NormalizeDOI(c.rec.DOI) != identifier.NormalizeDOI(c.o.DOI) {
+		c.rec.DOI = c.o.DOI
+		delete(c.rec.FieldSources, metadata.FieldDOI)
+		c.rec.SetSource(metadata.FieldDOI, metadata.SourceUser)
+	} else if c.o.DOI != "" {
+		c.rec.SetSource(metadata.FieldDOI, metadata.SourceUser)
+	}
+	msg := "metadata lookup pending: " + why + "; the record is what the PDF says"
+	if c.o.DOI != "" {
+		msg += ", with the DOI given with --doi, unconfirmed"
+	}
+	c.rec.Warn(msg)
+}
+
+// failedWhat says in a few words which sources failed and how.
+func failedWhat(consulted []metadata.Consultation, err error) string {
+	names := reconcile.FailedSources(consulted)
+	if len(names) == 0 {
+		return fmt.Sprint(err)
+	}
+	detail := ""
+	for _, x := range consulted {
+		if x.Outcome == metadata.OutcomeFailed {
+			detail = x.Detail
+			break
+		}
+	}
+	if i := strings.LastIndex(detail, ": "); i >= 0 {
+		detail = detail[i+2:]
+	}
+	return fmt.Sprintf("%s could not be reached (%s)", strings.Join(names, ", "), detail)
 }
 
 func (c *run) download(ctx context.Context, url string) error {
@@ -476,6 +639,14 @@ func (c *run) store(ctx context.Context) (*library.Paper, bool, error) {
 		doc, err := c.o.Engine.OpenBytes(c.data)
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: %w", c.id.Input, err)
+		}
+		if c.own == nil {
+			// A PDF downloaded for an arXiv id or a DOI: what it says about
+			// itself is checked against the sources' record.
+			c.own = Identify(doc, c.data)
+			if c.rec != nil {
+				reconcile.Witness(c.rec, c.own.Record)
+			}
 		}
 		doc.Close()
 	}
@@ -522,23 +693,25 @@ func (c *run) store(ctx context.Context) (*library.Paper, bool, error) {
 		return nil, false, err
 	}
 	p.Sidecar = library.Sidecar{
-		CiteKey:    key,
-		Title:      rec.Title,
-		Authors:    rec.AuthorDisplay(),
-		Year:       rec.Year(),
-		ArxivID:    rec.ArxivID,
-		DOI:        rec.DOI,
-		Container:  rec.ContainerTitle,
-		Sources:    rec.Sources,
-		Reconciled: rec.Reconciled,
-		Warnings:   rec.Warnings,
-		PDFSHA256:  sum,
-		CapturedAt: strconv.FormatInt(now.Unix(), 10),
-		Source:     c.source(),
-		Metadata:   *rec,
-		Published:  c.published,
-		Preprint:   c.preprint,
-		Consulted:  c.consulted,
+		CiteKey:       key,
+		Title:         rec.Title,
+		Authors:       rec.AuthorDisplay(),
+		Year:          rec.Year(),
+		ArxivID:       rec.ArxivID,
+		DOI:           rec.DOI,
+		Container:     rec.ContainerTitle,
+		Sources:       rec.Sources,
+		Reconciled:    rec.Reconciled,
+		Warnings:      rec.Warnings,
+		PDFSHA256:     sum,
+		CapturedAt:    strconv.FormatInt(now.Unix(), 10),
+		Source:        c.source(),
+		Metadata:      *rec,
+		Published:     c.published,
+		Preprint:      c.preprint,
+		Consulted:     c.consulted,
+		PDFMetadata:   c.ownRecord(),
+		LookupPending: c.pending,
 	}
 	if err := library.WriteFileAtomic(p.PDFPath, c.data, 0o644); err != nil {
 		return nil, false, fmt.Errorf("save PDF: %w", err)
@@ -548,6 +721,16 @@ func (c *run) store(ctx context.Context) (*library.Paper, bool, error) {
 		return nil, false, fmt.Errorf("save metadata: %w", err)
 	}
 	return p, false, nil
+}
+
+// ownRecord is what the PDF says about itself, for the sidecar.
+func (c *run) ownRecord() *metadata.Record {
+	if c.own == nil {
+		return nil
+	}
+	r := cloneRecord(c.own.Record)
+	r.Normalize()
+	return r
 }
 
 // source describes where this capture came from.
@@ -568,18 +751,15 @@ func (c *run) key(rec *metadata.Record, papers []*library.Paper) (string, error)
 		}
 		return c.o.CiteKey, nil
 	}
-	var missing []string
 	if rec.Title == "" {
-		missing = append(missing, "title")
-	}
-	if len(rec.Authors) == 0 {
-		missing = append(missing, "author")
-	}
-	if rec.Year() == 0 {
-		missing = append(missing, "year")
-	}
-	if len(missing) > 0 {
-		return "", hint.Wrap(fmt.Errorf("%w: the PDF's metadata has no %s", ErrNeedMetadata, strings.Join(missing, ", ")), hint.Action{Kind: hint.NameCiteKey})
+		why := "the metadata sources give none"
+		if c.own != nil {
+			why = c.own.NoTitle()
+		}
+		if c.pending {
+			why += "; the metadata sources could not be reached"
+		}
+		return "", hint.Wrap(fmt.Errorf("%w: %s", ErrNeedMetadata, why), hint.Action{Kind: hint.NameCiteKey})
 	}
 	base, err := citekey.Make(c.o.Pattern, rec)
 	if err != nil {

@@ -14,6 +14,19 @@ import (
 	"github.com/crossmem/crossmem/internal/metadata/reconcile"
 )
 
+// UnreachableError is Refresh's error when the metadata sources failed:
+// Unreachable is true when none could be reached at all (no network, or
+// every question ran out of time), so that a batch can stop asking.
+type UnreachableError struct {
+	Err         error
+	Unreachable bool
+}
+
+func (e *UnreachableError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
 // RefreshResult describes a refresh.
 type RefreshResult struct {
 	Paper *library.Paper
@@ -53,17 +66,18 @@ func Refresh(ctx context.Context, lib *library.Library, key string, o Options) (
 		return nil, hint.Wrap(fmt.Errorf("%s has no arXiv id, DOI or title to look up: nothing to refresh", key), hint.Action{Kind: hint.DescribeByImport, Key: paper.CiteKey})
 	}
 	rctx, cancel := context.WithTimeout(ctx, o.metadataTimeout())
-	res, err := reconcile.Resolve(rctx, q, o.Sources)
+	w := &watch{on: o.OnLookup}
+	res, err := reconcile.Resolve(rctx, q, w.sources(o.Sources))
 	cancel()
 	if err != nil {
 		if errors.Is(err, reconcile.ErrNotFound) && q.ArxivID == "" && q.DOI == "" {
 			return nil, fmt.Errorf("refresh %s: no metadata source found its title %q; the record is unchanged: %w", key, old.Title, err)
 		}
-		hint := ""
+		err = fmt.Errorf("refresh %s: %w (the record is unchanged)", key, err)
 		if errors.Is(err, reconcile.ErrSourcesFailed) {
-			hint = "; check the network connection and run the refresh again"
+			return nil, hint.Wrap(&UnreachableError{Err: err, Unreachable: w.unreachable()}, hint.Action{Kind: hint.CheckNetwork})
 		}
-		return nil, fmt.Errorf("refresh %s: %w (the record is unchanged)%s", key, err, hint)
+		return nil, err
 	}
 
 	unlock, err := lib.Lock(ctx)
@@ -97,8 +111,13 @@ func Refresh(ctx context.Context, lib *library.Library, key string, o Options) (
 			rec.Warn(w)
 		}
 	}
+	reconcile.Witness(rec, sc.PDFMetadata)
 	rec.Normalize()
 	changes := diff(&old, rec)
+	if sc.LookupPending {
+		changes = append(changes, "lookup_pending: true → false")
+		sc.LookupPending = false
+	}
 	setRecord(sc, rec)
 	sc.Published, sc.Preprint, sc.Consulted = res.Published, res.Preprint, res.Consulted
 	sc.RefreshedAt = strconv.FormatInt(o.Now().Unix(), 10)

@@ -4,11 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/crossmem/crossmem/internal/capture"
 	"github.com/crossmem/crossmem/internal/hint"
+	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
 	"github.com/crossmem/crossmem/internal/metadata/sources"
 	"github.com/crossmem/crossmem/internal/render"
@@ -17,13 +25,14 @@ import (
 // captureOptions are capture's arguments and flags.
 type captureOptions struct {
 	app     *app
-	input   string // a local PDF, arXiv URL or id, DOI or PDF URL
+	inputs  []string // local PDFs, folders, arXiv URLs or ids, DOIs, PDF URLs
 	doi     string
 	citeKey string
 	refresh bool
+	timeout time.Duration // 0: [network] timeout
 }
 
-// captureJSON is capture's --json output.
+// captureJSON is capture's --json output for one input.
 type captureJSON struct {
 	CiteKey  string          `json:"cite_key"`
 	Existing bool            `json:"existing"`
@@ -33,6 +42,15 @@ type captureJSON struct {
 	// Published and Preprint are the other version of the work, when known.
 	Published *metadata.Record `json:"published,omitempty"`
 	Preprint  *metadata.Record `json:"preprint,omitempty"`
+	// PDFMetadata is what the PDF says about itself.
+	PDFMetadata *metadata.Record `json:"pdf_metadata,omitempty"`
+	// LookupPending is true when the sources could not be reached.
+	LookupPending bool `json:"lookup_pending"`
+	// Identified says how the paper was looked up ("" when it was not).
+	Identified string `json:"identified,omitempty"`
+	// KeyIgnored is the --cite-key given for a PDF captured before under
+	// another key.
+	KeyIgnored string `json:"key_ignored,omitempty"`
 	// Consulted lists the metadata questions asked and their outcomes.
 	Consulted []metadata.Consultation `json:"consulted"`
 }
@@ -40,33 +58,51 @@ type captureJSON struct {
 func newCaptureCommand(a *app) *cobra.Command {
 	o := &captureOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "capture <input>",
-		Short: "Add a paper to the library (arXiv URL or id, DOI, local PDF, https PDF URL)",
-		Long: `Add a paper to the library: fetch its metadata, save the PDF to
-<home>/raw/<unix-ts>_<cite_key>.pdf and the metadata sidecar beside it.
+		Use:   "capture <input>...",
+		Short: "Add papers to the library (local PDFs or folders, arXiv URL or id, DOI, PDF URL)",
+		Long: `Add papers to the library: identify each, look up its metadata, save the PDF
+to <home>/raw/<unix-ts>_<cite_key>.pdf and the metadata sidecar beside it.
 
 Inputs, matched in this order (first match wins):
   a local PDF path          ~/Downloads/paper.pdf
+  a folder                  ~/papers/ (every *.pdf in it and its subfolders)
   an arXiv URL or id        https://arxiv.org/abs/1706.03762, 1706.03762v5, hep-th/9901001
   a DOI URL or bare DOI     https://doi.org/10.1063/5.0012345, 10.1063/5.0012345
-  an https URL of a PDF     https://example.org/paper.pdf
+  an http(s) URL of a PDF   https://example.org/paper.pdf
+
+A PDF is first identified from what it says about itself: its XMP metadata
+and document information, and its first page (the arXiv identifier in the
+margin, a printed DOI, the journal's banner, the title and the authors under
+it). An arXiv id or DOI found there is looked up as if it had been typed;
+otherwise the title is searched and the hit confirmed. The sources' answer is
+checked against the PDF: a disagreement is a warning.
+
+When the metadata sources cannot be reached (offline, or no answer within
+[network] timeout), the PDF is stored with what it says about itself and its
+lookup is pending: crossmem refresh --pending completes it later, keeping
+the cite key. A PDF that gives no title at all needs --cite-key.
 
 Capturing the same paper again (same arXiv id and version, DOI or PDF bytes)
-reports the existing cite key and writes nothing.
+reports the existing cite key and writes nothing. Several inputs print one
+line per paper and a summary; a paper that fails does not stop the others.
 
-Exit status: 0 captured or already present, 1 error, 2 unrecognised input.`,
+Exit status: 0 captured or already present, 1 error (with several inputs:
+any failed), 2 unrecognised input or usage error.`,
 		Example: `  crossmem capture https://arxiv.org/abs/1706.03762
   crossmem capture ~/Downloads/smith2023.pdf --doi 10.1063/5.0012345
-  crossmem capture ~/Downloads/paper.pdf --cite-key jones2024transport`,
-		Args: args(cobra.ExactArgs(1)),
+  crossmem capture ~/Downloads/paper.pdf --cite-key jones2024transport
+  crossmem capture ~/papers/ a.pdf b.pdf
+  key=$(crossmem capture paper.pdf -q)`,
+		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			o.input = argv[0]
+			o.inputs = argv
 			return runCapture(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVar(&o.doi, "doi", "", "DOI of the paper: fetch its Crossref metadata (for local PDFs and PDF URLs)")
-	cmd.Flags().StringVar(&o.citeKey, "cite-key", "", "use this cite key instead of generating one")
+	cmd.Flags().StringVar(&o.doi, "doi", "", "DOI of the paper: fetch its metadata by this DOI (for one local PDF or PDF URL)")
+	cmd.Flags().StringVar(&o.citeKey, "cite-key", "", "use this cite key instead of generating one (for one input)")
 	cmd.Flags().BoolVar(&o.refresh, "refresh", false, "ignore cached metadata responses; for a paper already captured, refresh its metadata (as crossmem refresh)")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "longest wait for the metadata sources per paper, e.g. 10s (default: [network] timeout, 30s)")
 	a.addJSONFlag(cmd)
 	return cmd
 }
@@ -76,6 +112,13 @@ func runCapture(ctx context.Context, o *captureOptions) error {
 	// Bad flag values are usage errors (exit 2), found before any work.
 	if err := capture.CheckOptions(capture.Options{DOI: o.doi, CiteKey: o.citeKey}); err != nil {
 		return captureUsageError(err)
+	}
+	inputs, batch, err := expandInputs(o.inputs)
+	if err != nil {
+		return err
+	}
+	if batch && (o.doi != "" || o.citeKey != "") {
+		return usageError{errors.New("--doi and --cite-key describe one paper: capture one input at a time to use them")}
 	}
 	cfg, err := a.config()
 	if err != nil {
@@ -94,28 +137,86 @@ func runCapture(ctx context.Context, o *captureOptions) error {
 		return err
 	}
 	sc := a.sourcesConfig(hc)
+	timeout := o.timeout
+	if timeout <= 0 {
+		timeout = cfg.MetadataTimeout
+	}
+	if timeout <= 0 {
+		timeout = capture.DefaultMetadataTimeout
+	}
+	opts := capture.Options{
+		DOI:             o.doi,
+		CiteKey:         o.citeKey,
+		Pattern:         cfg.Pattern,
+		Engine:          engine,
+		Sources:         sources.New(sc),
+		ArxivPDFURL:     sc.Arxiv().PDFURL,
+		HTTP:            hc,
+		MetadataTimeout: timeout,
+	}
+	if batch {
+		return captureBatch(ctx, o, lib, inputs, opts)
+	}
+	return captureSingle(ctx, o, lib, inputs[0], opts)
+}
+
+// expandInputs replaces each folder among the inputs by the PDFs in it and
+// its subfolders (*.pdf, any case, in name order). batch is true when
+// there are several inputs or a folder.
+func expandInputs(in []string) (out []string, batch bool, err error) {
+	for _, s := range in {
+		fi, err := os.Stat(s)
+		if err != nil || !fi.IsDir() {
+			out = append(out, s)
+			continue
+		}
+		batch = true
+		var found []string
+		err = filepath.WalkDir(s, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() && strings.EqualFold(filepath.Ext(p), ".pdf") {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, false, fmt.Errorf("read folder %s: %w", s, err)
+		}
+		if len(found) == 0 {
+			return nil, false, usageError{fmt.Errorf("%s: no PDF files in this folder or below it", s)}
+		}
+		slices.Sort(found)
+		out = append(out, found...)
+	}
+	return out, batch || len(out) > 1, nil
+}
+
+// captureSingle captures one input with the seed's [capture] lines (or,
+// with -q, only the cite key; with --json, one object).
+func captureSingle(ctx context.Context, o *captureOptions, lib *library.Library, input string, opts capture.Options) error {
+	a := o.app
 	logf := func(format string, args ...any) {
-		if !a.json {
+		if !a.json && !a.quiet {
 			fmt.Fprintf(a.io.Out, "[capture] "+format+"\n", args...)
 		}
 	}
-	res, err := capture.Run(ctx, lib, o.input, capture.Options{
-		DOI:         o.doi,
-		CiteKey:     o.citeKey,
-		Pattern:     cfg.Pattern,
-		Engine:      engine,
-		Sources:     sources.New(sc),
-		ArxivPDFURL: sc.Arxiv().PDFURL,
-		HTTP:        hc,
-		Log:         logf,
-	})
+	opts.Log = logf
+	lk := a.newLookups("capture", filepath.Base(input), opts.MetadataTimeout, nil)
+	opts.OnLookup = lk.on
+	res, err := capture.Run(ctx, lib, input, opts)
+	lk.end()
 	if err != nil {
 		return err
 	}
 	p := res.Paper
 	if res.Existing && o.refresh {
 		// capture --refresh of a paper already captured: refresh it.
-		return runRefresh(ctx, &refreshOptions{app: a, key: p.CiteKey})
+		return runRefresh(ctx, &refreshOptions{app: a, keys: []string{p.CiteKey}, timeout: o.timeout})
+	}
+	if res.Insecure {
+		a.notice("%s was downloaded over plain http://: nothing vouches that it came from that site unaltered", input)
 	}
 	if a.json {
 		consulted := res.Consulted
@@ -126,21 +227,94 @@ func runCapture(ctx context.Context, o *captureOptions) error {
 			consulted = []metadata.Consultation{}
 		}
 		return a.writeJSON(captureJSON{CiteKey: p.CiteKey, Existing: res.Existing, PDF: p.PDFPath, Sidecar: p.SidecarPath,
-			Metadata: p.Metadata, Published: p.Published, Preprint: p.Preprint, Consulted: consulted})
+			Metadata: p.Metadata, Published: p.Published, Preprint: p.Preprint, PDFMetadata: p.PDFMetadata,
+			LookupPending: p.LookupPending, Identified: res.Identified, KeyIgnored: res.KeyIgnored, Consulted: consulted})
 	}
 	if res.Existing {
 		logf("already captured: %s", tildePath(p.PDFPath))
+		if res.KeyIgnored != "" {
+			a.notice("this PDF was captured before as %s; --cite-key %s was not applied", p.CiteKey, res.KeyIgnored)
+			a.hint(render.Hint(hint.Action{Kind: hint.Rekey, Key: p.CiteKey, What: res.KeyIgnored}))
+		}
 	} else {
 		for _, w := range p.Metadata.Warnings {
 			a.warn("%s", w)
 		}
-		if res.Offline {
-			a.hint(render.Hint(hint.Action{Kind: hint.RefreshOnline, Key: p.CiteKey}))
+		if res.Pending {
+			a.hint(render.Hint(hint.Action{Kind: hint.RefreshPending}))
 		}
 		logf("saved to %s", tildePath(p.PDFPath))
 	}
+	if a.quiet {
+		fmt.Fprintln(a.io.Out, p.CiteKey)
+		return nil
+	}
 	fmt.Fprintf(a.io.Out, "cite_key: %s\n", p.CiteKey)
 	return nil
+}
+
+// captureBatch captures several inputs: one line per paper (or one JSON
+// line with --json; only its cite key with -q), then a summary. A paper
+// that fails does not stop the others; once the metadata sources prove
+// unreachable, the rest are stored without asking (lookups pending). It
+// fails with exit status 1 when any paper failed.
+func captureBatch(ctx context.Context, o *captureOptions, lib *library.Library, inputs []string, opts capture.Options) error {
+	a := o.app
+	var bar *progressbar.ProgressBar
+	if a.showProgress() {
+		bar = progressbar.NewOptions(len(inputs), progressbar.OptionSetWriter(a.io.Err), progressbar.OptionSetDescription("[capture]"),
+			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+	}
+	var items []render.BatchItem
+	var hints []string
+	for i, input := range inputs {
+		if ctx.Err() != nil {
+			break
+		}
+		name := batchName(input)
+		lk := a.newLookups("capture", fmt.Sprintf("%d/%d %s", i+1, len(inputs), name), opts.MetadataTimeout, bar)
+		opts.OnLookup = lk.on
+		res, err := capture.Run(ctx, lib, input, opts)
+		lk.end()
+		it := render.BatchItem{Input: input}
+		switch {
+		case err != nil:
+			it.Status = render.StatusFailed
+			it.Error, it.Hint = render.Error(err)
+			if it.Hint != "" && !slices.Contains(hints, it.Hint) {
+				hints = append(hints, it.Hint)
+			}
+		case res.Existing:
+			it.Status, it.CiteKey, it.Pending = render.StatusExisting, res.Paper.CiteKey, res.Paper.LookupPending
+		default:
+			it.Status, it.CiteKey, it.Pending = render.StatusCaptured, res.Paper.CiteKey, res.Pending
+			it.Warnings = res.Paper.Metadata.Warnings
+			if res.Unreachable && !opts.Offline {
+				opts.Offline = true
+				if !a.json {
+					a.warn("the metadata sources could not be reached; the remaining PDFs are stored with what they say about themselves, their lookups pending")
+				}
+			}
+		}
+		items = append(items, it)
+		if bar != nil {
+			bar.Describe("[capture]")
+			bar.Add(1)
+		}
+		a.printBatchItem(it, bar)
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	return a.finishBatch("PDFs", items, hints, ctx.Err())
+}
+
+// batchName is how a batch line names an input: a file by its base name.
+func batchName(input string) string {
+	if fi, err := os.Stat(input); err == nil && fi.Mode().IsRegular() {
+		return filepath.Base(input)
+	}
+	return input
 }
 
 // captureUsageError words an invalid capture option as a usage error,

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
 
 	"github.com/spf13/cobra"
 
@@ -17,9 +21,10 @@ import (
 // compileOptions are compile's arguments and flags.
 type compileOptions struct {
 	app   *app
-	key   string // a cite key or alias
-	llm   bool   // run the enrich stage after compiling
-	noLLM bool   // accepted for old scripts; compile asks no model without --llm
+	keys  []string // cite keys or aliases
+	all   bool     // every paper captured but not compiled
+	llm   bool     // run the enrich stage after compiling
+	noLLM bool     // accepted for old scripts; compile asks no model without --llm
 }
 
 // compileJSON is compile's --json output.
@@ -53,8 +58,8 @@ type llmJSON struct {
 func newCompileCommand(a *app) *cobra.Command {
 	o := &compileOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "compile <cite_key>",
-		Short: "Parse a captured PDF into a wiki note of verbatim chunks with provenance",
+		Use:   "compile <cite_key>... | --all",
+		Short: "Parse captured PDFs into wiki notes of verbatim chunks with provenance",
 		Long: `Parse the captured PDF of <cite_key> with pdfium and write the wiki note
 <home>/wiki/<unix-ts>_<cite_key>.md: frontmatter, citations, and paragraph-level
 chunks whose text is the PDF text layer verbatim, each with page, section, bbox,
@@ -66,14 +71,22 @@ of chunks whose text did not change. --llm then runs crossmem enrich on the pape
 (see crossmem enrich --help); when no model server answers, the note is written
 without paraphrases and one notice says so.
 
-Exit status: 0 written, 1 error (or, with --llm, chunks the model could not
-answer for), 130 interrupted.`,
-		Args: args(cobra.ExactArgs(1)),
+Several cite keys, or --all (every paper captured but not compiled yet), are
+compiled in one process, one after the other: one line per paper, a summary,
+and one update of the search index at the end. A paper that fails does not
+stop the others.
+
+Exit status: 0 written, 1 error (with several papers: any failed; or, with
+--llm, chunks the model could not answer for), 2 usage error, 130
+interrupted.`,
+		Example: `  crossmem compile vaswani2017attention
+  crossmem compile --all`,
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			o.key = argv[0]
+			o.keys = argv
 			return runCompile(cmd.Context(), o)
 		},
 	}
+	cmd.Flags().BoolVar(&o.all, "all", false, "compile every paper captured but not compiled yet")
 	cmd.Flags().BoolVar(&o.llm, "llm", false, "then ask the local language model for paraphrases and implications (crossmem enrich)")
 	cmd.Flags().BoolVar(&o.noLLM, "no-llm", false, "ask no language model (the default; kept for old scripts)")
 	cmd.Flags().MarkHidden("no-llm")
@@ -83,11 +96,20 @@ answer for), 130 interrupted.`,
 
 func runCompile(ctx context.Context, o *compileOptions) error {
 	a := o.app
+	switch {
+	case o.all && len(o.keys) > 0:
+		return usageError{errors.New("name cite keys or pass --all, not both")}
+	case !o.all && len(o.keys) == 0:
+		return usageError{errors.New("name the papers to compile (cite keys), or pass --all")}
+	}
 	lib, err := a.library()
 	if err != nil {
 		return err
 	}
-	paper, err := lib.Find(o.key)
+	if o.all || len(o.keys) > 1 {
+		return compileBatch(ctx, o, lib)
+	}
+	paper, err := lib.Find(o.keys[0])
 	if errors.Is(err, library.ErrNotFound) {
 		return hint.Wrap(err, hint.Action{Kind: hint.CaptureFirst})
 	}
@@ -165,6 +187,121 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 		if err := a.writeJSON(out); err != nil {
 			return err
 		}
+	}
+	return enrichErr
+}
+
+// compileBatch compiles several papers in this process with one PDF
+// engine, one line per paper and one index update at the end; --llm then
+// enriches the compiled papers together.
+func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) error {
+	a := o.app
+	var papers []*library.Paper
+	var items []render.BatchItem
+	var hints []string
+	fail := func(input string, err error) {
+		it := render.BatchItem{Input: input, Status: render.StatusFailed}
+		it.Error, it.Hint = render.Error(err)
+		if it.Hint != "" && !slices.Contains(hints, it.Hint) {
+			hints = append(hints, it.Hint)
+		}
+		items = append(items, it)
+		a.printBatchItem(it, nil)
+	}
+	if o.all {
+		all, errs := lib.Papers()
+		for _, err := range errs {
+			a.warn("%v", err)
+		}
+		for _, p := range all {
+			if p.HasPDF() && !p.HasNote() {
+				papers = append(papers, p)
+			}
+		}
+		slices.SortFunc(papers, func(x, y *library.Paper) int { return strings.Compare(x.CiteKey, y.CiteKey) })
+	} else {
+		for _, k := range o.keys {
+			p, err := lib.Find(k)
+			if errors.Is(err, library.ErrNotFound) {
+				err = hint.Wrap(err, hint.Action{Kind: hint.CaptureFirst})
+			}
+			if err == nil {
+				err = compile.Ready(p)
+			}
+			if err != nil {
+				fail(k, err)
+				continue
+			}
+			papers = append(papers, p)
+		}
+	}
+	engine, err := a.pdfEngine(ctx)
+	if err != nil {
+		return err
+	}
+	c, err := a.citer()
+	if err != nil {
+		return err
+	}
+	var bar *progressbar.ProgressBar
+	if a.showProgress() && len(papers) > 0 {
+		bar = progressbar.NewOptions(len(papers), progressbar.OptionSetWriter(a.io.Err), progressbar.OptionSetDescription("[compile]"),
+			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+	}
+	var notes []string
+	var done []*library.Paper
+	for _, p := range papers {
+		if ctx.Err() != nil {
+			break
+		}
+		if bar != nil {
+			bar.Describe("[compile] " + p.CiteKey)
+		}
+		res, err := compile.Run(ctx, lib, p.CiteKey, compile.Options{Engine: engine, Cite: c})
+		if bar != nil {
+			bar.Add(1)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			fail(p.CiteKey, err)
+			continue
+		}
+		notes = append(notes, res.Path)
+		done = append(done, p)
+		it := render.BatchItem{Input: p.CiteKey, CiteKey: p.CiteKey, Status: render.StatusCompiled,
+			Detail: fmt.Sprintf("%d chunks from %d pages", len(res.Note.Chunks), res.Note.Front.Pages)}
+		if res.Damage != "" {
+			it.Warnings = append(it.Warnings, fmt.Sprintf("the PDF is damaged (%s); pdfium repaired it and text may be missing from the note", res.Damage))
+		}
+		for _, u := range res.Unquotable {
+			it.Warnings = append(it.Warnings, fmt.Sprintf("page %d: %s; it produces no quotes", u.Page, u.Reason))
+		}
+		items = append(items, it)
+		a.printBatchItem(it, bar)
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	if len(notes) > 0 {
+		a.indexNotes(ctx, notes...)
+	}
+	var enrichErr error
+	if o.llm && !o.noLLM && len(done) > 0 && ctx.Err() == nil {
+		client, model, url, err := a.llmClient(ctx)
+		switch {
+		case errors.Is(err, llm.ErrUnavailable):
+			msg, next := render.Error(err)
+			a.notice("%s; the notes were written without new paraphrases (%s, then run crossmem enrich --all)", msg, next)
+		case err != nil:
+			enrichErr = err
+		default:
+			_, enrichErr = a.enrichPapers(ctx, done, client, model, url, 0, "compile")
+		}
+	}
+	if err := a.finishBatch("papers", items, hints, ctx.Err()); err != nil {
+		return err
 	}
 	return enrichErr
 }

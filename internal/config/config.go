@@ -65,6 +65,7 @@ type File struct {
 	} `toml:"cite_key"`
 	Network struct {
 		ContactEmail string `toml:"contact_email"`
+		Timeout      int    `toml:"timeout"`
 	} `toml:"network"`
 	LLM struct {
 		Model       string  `toml:"model"`
@@ -101,6 +102,11 @@ pattern = "[auth:lower][year][shorttitle:1:nopunct]"
 # Crossref and OpenAlex ask polite clients to do. CROSSMEM_CONTACT_EMAIL
 # overrides it.
 contact_email = ""
+# Seconds a capture or a refresh waits for the metadata sources, all of
+# them together (0 means the default, 30). When they do not answer in
+# time, a captured PDF is stored with what it says about itself and its
+# lookup is pending until crossmem refresh --pending.
+timeout = 30
 
 [llm]
 # The local language model that writes the advisory paraphrase and
@@ -159,8 +165,11 @@ type Config struct {
 	ConfigPath   string // config file that was read (or created)
 	Pattern      string // cite key pattern
 	ContactEmail string
-	OllamaHost   string
-	OllamaModel  string // [llm] model
+	// MetadataTimeout is [network] timeout: how long a capture or a
+	// refresh waits for the metadata sources in total (0: the default).
+	MetadataTimeout time.Duration
+	OllamaHost      string
+	OllamaModel     string // [llm] model
 	// LLMServer is "ollama" or "openai"; LLMURL the server's URL ("" =
 	// the client's default); LLMAPIKey a bearer token or "".
 	LLMServer, LLMURL, LLMAPIKey string
@@ -227,6 +236,10 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 		c.Pattern = DefaultPattern
 	}
 	c.ContactEmail = first(getenv(EnvContactEmail), f.Network.ContactEmail)
+	if f.Network.Timeout < 0 {
+		return nil, nil, fmt.Errorf("config file %s: [network] timeout = %d: use a number of seconds, 0 for the default", c.ConfigPath, f.Network.Timeout)
+	}
+	c.MetadataTimeout = time.Duration(f.Network.Timeout) * time.Second
 	c.OllamaHost = getenv(EnvOllamaHost)
 	c.OllamaModel = first(getenv(EnvOllamaModel), f.LLM.Model)
 	switch v := strings.ToLower(strings.TrimSpace(f.LLM.Server)); v {

@@ -42,7 +42,7 @@ func TestDefaultsFileCreatedOnFirstRun(t *testing.T) {
 		ConfigPath:  path,
 		Pattern:     DefaultPattern,
 		OllamaModel: "llama3.2:3b",
-		LLMServer:   LLMOllama, LLMTimeout: 300 * time.Second,
+		LLMServer:   LLMOllama, LLMTimeout: 300 * time.Second, MetadataTimeout: 30 * time.Second,
 		CiteVersion: metadata.VersionCaptured,
 		EmbedModel:  "nomic-embed-text", BM25Weight: 1, VectorWeight: 1, AdvisoryWeight: 0.5,
 		ChicagoEdition: 18,

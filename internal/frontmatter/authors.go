@@ -73,7 +73,7 @@ func namesFrom(ls []*line) []metadata.Name {
 // names.
 func lineNames(l *line) ([]metadata.Name, bool) {
 	text := strings.TrimSpace(l.Text)
-	if strings.ContainsAny(text, "@{}/:") || strings.Contains(strings.ToLower(text), "http") {
+	if strings.ContainsAny(text, "@{}/:") || strings.Contains(strings.ToLower(text), "http") || numbers.MatchString(text) {
 		return nil, false
 	}
 	var pieces []string
@@ -150,6 +150,10 @@ func segments(l *line) []string {
 }
 
 var (
+	// numbers matches a number standing on its own (a year, a volume, a
+	// postal code, a page range), which lines of names do not hold; marks
+	// written against a name ("Bolejko1,2") are not on their own.
+	numbers = regexp.MustCompile(`(?:^|[\s(])\d{2,}(?:[\s).,;:–-]|$)`)
 	// nameSeparators split a run of names: commas, semicolons, "and",
 	// "&", middle dots and bullets.
 	nameSeparators = regexp.MustCompile(`\s*(?:[,;·•|]|\band\b|&)\s*`)
@@ -271,7 +275,7 @@ func parseName(p string) (metadata.Name, bool) {
 			}
 		}
 	}
-	n := metadata.ParseName(strings.Join(toks, " "))
+	n := metadata.ParseName(metadataText(strings.Join(toks, " ")))
 	if n == (metadata.Name{}) {
 		return n, false
 	}

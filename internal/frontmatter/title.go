@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/crossmem/crossmem/internal/layout"
 )
@@ -52,19 +55,24 @@ func frontEnd(ls []*line, body, width, below float64) float64 {
 
 // running reports whether a block's lines are running text: three or more
 // lines of at least 40 characters on average, set near the body size,
-// across a column of at least 30 % of the page.
+// across a column of at least 30 % of the page, a quarter or more of them
+// continuing a sentence (starting in lower case), as prose does and lists
+// of affiliations and addresses do not.
 func running(bl []*line, body, width float64) bool {
 	if len(bl) < 3 || bl[0].kind == layout.Heading {
 		return false
 	}
-	chars, x0, x1 := 0, math.Inf(1), math.Inf(-1)
+	chars, lower, x0, x1 := 0, 0, math.Inf(1), math.Inf(-1)
 	var sizes []float64
-	for _, l := range bl {
+	for i, l := range bl {
 		chars += len([]rune(l.Text))
 		x0, x1 = math.Min(x0, l.Box.X0), math.Max(x1, l.Box.X1)
 		sizes = append(sizes, l.Size)
+		if r, _ := utf8.DecodeRuneInString(l.Text); i > 0 && unicode.IsLower(r) {
+			lower++
+		}
 	}
-	return chars >= 40*len(bl) && median(sizes) < runningScale*body && x1-x0 >= 0.3*width
+	return chars >= 40*len(bl) && median(sizes) < runningScale*body && x1-x0 >= 0.3*width && 4*lower >= len(bl)-1
 }
 
 func median(v []float64) float64 {
@@ -318,7 +326,7 @@ func (t *title) finish(rule string) *title {
 			b.WriteString(" ")
 		}
 	}
-	t.text = strings.Join(strings.Fields(trimMarks(b.String())), " ")
+	t.text = metadataText(strings.Join(strings.Fields(trimMarks(b.String())), " "))
 	t.rule = rule
 	t.bold = bold*2 > len(t.lines)
 	return t
@@ -339,4 +347,18 @@ func isMark(r rune) bool {
 		return true
 	}
 	return unicode.In(r, unicode.Sk) || r >= '\u2070' && r <= '\u209f' || r == '¹' || r == '²' || r == '³'
+}
+
+// metadataText writes text read from a page as metadata writes it: a
+// dotless i under a separately drawn accent (TeX's \"{\i}) becomes an i,
+// and the text is NFC-composed ("Aı̈t-Kaci" → "Aït-Kaci"). Only metadata
+// (titles, names) is normalised; quotable text never is.
+func metadataText(s string) string {
+	rs := []rune(s)
+	for i := 0; i+1 < len(rs); i++ {
+		if rs[i] == 'ı' && unicode.Is(unicode.Mn, rs[i+1]) {
+			rs[i] = 'i'
+		}
+	}
+	return norm.NFC.String(string(rs))
 }

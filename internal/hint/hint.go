@@ -114,6 +114,12 @@ const (
 	// EnrichAgain (Key optional): the enrich stage stopped with answers
 	// missing; run it again, which asks only for those.
 	EnrichAgain
+	// RefreshPending: metadata lookups are pending (the sources could not
+	// be reached); complete them when online.
+	RefreshPending
+	// Rekey (Key, What: the key asked for): the paper keeps its cite key
+	// Key; rename it to What if that was meant.
+	Rekey
 	// NumKinds is the number of kinds, None included (the kinds are 0 to
 	// NumKinds-1); add new kinds above it.
 	NumKinds

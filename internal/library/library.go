@@ -140,6 +140,14 @@ type Sidecar struct {
 	// BibLaTeX or CSL-JSON), kept when a PDF is attached later so that
 	// differences from the sources stay visible.
 	Imported *metadata.Record `json:"imported,omitempty"`
+	// PDFMetadata is what the PDF says about itself (its XMP packet,
+	// document information and first pages; sources pdf-xmp, pdf-info,
+	// pdf-text), kept so that every refresh checks the sources against it.
+	PDFMetadata *metadata.Record `json:"pdf_metadata,omitempty"`
+	// LookupPending is true when the metadata sources could not be reached
+	// at capture (or at the last refresh): Metadata is then what the PDF
+	// says. crossmem refresh --pending completes it.
+	LookupPending bool `json:"lookup_pending,omitempty"`
 }
 
 // Paper is one captured paper as found on disk.

@@ -92,6 +92,10 @@ func Hint(a hint.Action) string {
 		return "repair or remove that sidecar, or capture the paper again"
 	case hint.CompileEach:
 		return "rebuild each with crossmem compile <cite_key>"
+	case hint.RefreshPending:
+		return "when online, complete the lookup with: crossmem refresh --pending"
+	case hint.Rekey:
+		return "to give it that key: crossmem rekey " + key + " " + a.What
 	case hint.StartOllama:
 		return "start Ollama with `ollama serve`, then `ollama pull " + model(a) + "` (or set OLLAMA_HOST to where it runs)"
 	case hint.PullModel:
