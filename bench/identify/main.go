@@ -182,7 +182,7 @@ type totals struct {
 	idsPrinted, idsFound           int
 	untitled, untitledWithTitle    int // PDFs that print no title of their own (or cannot be read)
 	refusedWhy                     []string
-	wrongTitles, missedIDs, unread []string
+	wrongTitles, missedIDs         []string
 	unreadable, unreadableOK       int
 }
 
@@ -257,7 +257,8 @@ func (t *totals) ids(want expected, own *metadata.Record) string {
 		check("arXiv", want.arxiv, own != nil && own.ArxivID == id && (v == 0 || own.ArxivVersion == v))
 	}
 	if want.doi != "-" {
-		check("DOI", want.doi, own != nil && identifier.NormalizeDOI(own.DOI) == identifier.NormalizeDOI(want.doi))
+		d := identifier.NormalizeDOI(want.doi)
+		check("DOI", want.doi, own != nil && (identifier.NormalizeDOI(own.DOI) == d || identifier.NormalizeDOI(own.DOIPublished) == d))
 	}
 	if len(printed) == 0 {
 		return "-"

@@ -365,12 +365,14 @@ func (c *run) resolve(ctx context.Context, q reconcile.Query) (*reconcile.Result
 	w := &watch{on: c.o.OnLookup}
 	res, err := reconcile.Resolve(ctx, q, w.sources(c.o.Sources))
 	c.unreachable = w.unreachable()
+	// Every question of the capture is kept, in the order asked.
+	asked := len(c.consulted)
 	if res != nil {
-		c.consulted = res.Consulted
+		c.consulted = append(c.consulted[:asked:asked], res.Consulted...)
 	}
 	var fe *reconcile.FailureError
 	if errors.As(err, &fe) {
-		c.consulted = fe.Consulted
+		c.consulted = append(c.consulted[:asked:asked], fe.Consulted...)
 	}
 	if err != nil {
 		return nil, err
@@ -469,7 +471,7 @@ func (c *run) fromPDF(ctx context.Context) error {
 	doc.Close()
 	own := c.own.Record
 	if own.Title != "" {
-		c.o.Log("title: %s (%s)", own.Title, strings.Join(own.FieldSources[metadata.FieldTitle], ", "))
+		c.o.Log("title: %s (from %s)", own.Title, strings.Join(own.FieldSources[metadata.FieldTitle], ", "))
 	}
 
 	if c.o.DOI != "" {
@@ -519,7 +521,7 @@ func (c *run) fromPDF(ctx context.Context) error {
 		}
 	}
 	c.rec = cloneRecord(own)
-	c.rec.Warn(fmt.Sprintf("no metadata source knows this paper (asked by %s); the record is what the PDF says", how))
+	c.rec.Warn(fmt.Sprintf("no metadata source knows this paper, asked by %s; the record is what the PDF says", how))
 	c.logSources()
 	return nil
 }
@@ -532,17 +534,17 @@ func (c *run) query() (*reconcile.Query, string) {
 	switch {
 	case c.o.DOI != "":
 		if id, ok := identifier.ArxivIDFromDOI(c.o.DOI); ok {
-			return &reconcile.Query{ArxivID: id}, "the DOI given with --doi (" + c.o.DOI + ")"
+			return &reconcile.Query{ArxivID: id}, "the DOI " + c.o.DOI + " given with --doi"
 		}
-		return &reconcile.Query{DOI: c.o.DOI}, "the DOI given with --doi (" + c.o.DOI + ")"
+		return &reconcile.Query{DOI: c.o.DOI}, "the DOI " + c.o.DOI + " given with --doi"
 	case own.ArxivID != "":
 		return &reconcile.Query{ArxivID: own.ArxivID, ArxivVersion: own.ArxivVersion},
-			fmt.Sprintf("the arXiv id %s (%s)", versioned(own.ArxivID, own.ArxivVersion), sourceWords(own.FieldSources[metadata.FieldArxivID]))
+			fmt.Sprintf("the arXiv id %s %s", versioned(own.ArxivID, own.ArxivVersion), sourceWords(own.FieldSources[metadata.FieldArxivID]))
 	case own.DOI != "":
 		if id, ok := identifier.ArxivIDFromDOI(own.DOI); ok {
-			return &reconcile.Query{ArxivID: id}, fmt.Sprintf("the DOI %s (%s)", own.DOI, sourceWords(own.FieldSources[metadata.FieldDOI]))
+			return &reconcile.Query{ArxivID: id}, fmt.Sprintf("the DOI %s %s", own.DOI, sourceWords(own.FieldSources[metadata.FieldDOI]))
 		}
-		return &reconcile.Query{DOI: own.DOI}, fmt.Sprintf("the DOI %s (%s)", own.DOI, sourceWords(own.FieldSources[metadata.FieldDOI]))
+		return &reconcile.Query{DOI: own.DOI}, fmt.Sprintf("the DOI %s %s", own.DOI, sourceWords(own.FieldSources[metadata.FieldDOI]))
 	case own.Title != "":
 		q := titleQuery(own)
 		return &q, "a title search for the title the PDF gives, confirmed by title, first author and year"
@@ -558,7 +560,8 @@ func titleQuery(own *metadata.Record) reconcile.Query {
 	return q
 }
 
-// sourceWords says where in the PDF a value was found.
+// sourceWords says where in the PDF a value was found ("printed on the
+// first page, in the PDF's XMP metadata").
 func sourceWords(sources []string) string {
 	var out []string
 	for _, s := range sources {
@@ -570,10 +573,10 @@ func sourceWords(sources []string) string {
 		case metadata.SourcePDFInfo:
 			out = append(out, "in the PDF's document information")
 		default:
-			out = append(out, s)
+			out = append(out, "from "+s)
 		}
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(out, " and ")
 }
 
 // lookupPending makes the record what the PDF says, with the DOI given
@@ -612,7 +615,7 @@ func failedWhat(consulted []metadata.Consultation, err error) string {
 	if i := strings.LastIndex(detail, ": "); i >= 0 {
 		detail = detail[i+2:]
 	}
-	return fmt.Sprintf("%s could not be reached (%s)", strings.Join(names, ", "), detail)
+	return fmt.Sprintf("%s failed (%s)", strings.Join(names, ", "), detail)
 }
 
 func (c *run) download(ctx context.Context, url string) error {
@@ -753,7 +756,7 @@ func (c *run) key(rec *metadata.Record, papers []*library.Paper) (string, error)
 	}
 	if rec.Title == "" {
 		why := "the metadata sources give none"
-		if c.own != nil {
+		if c.own != nil && c.own.NoTitle() != "" {
 			why = c.own.NoTitle()
 		}
 		if c.pending {

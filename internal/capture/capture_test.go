@@ -596,7 +596,7 @@ func TestLocalPDF(t *testing.T) {
 		if res.Paper.CiteKey != "shen2023summarization" {
 			t.Errorf("cite key = %q; want shen2023summarization", res.Paper.CiteKey)
 		}
-		if diff := cmp.Diff([]string{metadata.SourcePDF}, res.Paper.Sources); diff != "" {
+		if diff := cmp.Diff([]string{metadata.SourcePDFInfo, metadata.SourcePDFXMP, metadata.SourcePDFText}, res.Paper.Sources); diff != "" {
 			t.Errorf("sources (-want +got):\n%s", diff)
 		}
 		before := env.files(t)
@@ -620,14 +620,20 @@ func TestLocalPDF(t *testing.T) {
 		if diff := cmp.Diff(before, env.files(t)); diff != "" {
 			t.Errorf("re-capture changed the library (-before +after):\n%s", diff)
 		}
-		// Only the first capture asks: a title search on Crossref and
-		// OpenAlex for the PDF's own title, which this fake server does
-		// not know, so the PDF's metadata is kept and the record says why.
-		if n := env.srv.requests(); n != 2 {
-			t.Errorf("local capture made %d HTTP requests, want the 2 title searches", n)
+		// Only the first capture asks: by the arXiv id its margin stamp
+		// prints (arXiv, DataCite and OpenAlex for 10.48550/arXiv.…), then,
+		// as the recordings do not know it, a title search on Crossref and
+		// OpenAlex for its title; so what the PDF says is kept and the
+		// record says why.
+		if n := env.srv.requests(); n != 5 {
+			t.Errorf("local capture made %d HTTP requests, want 3 by arXiv id and 2 title searches: %v", n, env.srv.Requests())
 		}
-		if !slices.ContainsFunc(res.Paper.Metadata.Warnings, func(w string) bool { return strings.Contains(w, "no metadata source found this title") }) {
-			t.Errorf("warnings %q do not say the title search found nothing", res.Paper.Metadata.Warnings)
+		if !slices.ContainsFunc(env.srv.Requests(), func(r string) bool { return strings.Contains(r, "id_list=2304.02623v1") }) {
+			t.Errorf("arXiv was not asked for the stamped id and version: %v", env.srv.Requests())
+		}
+		want := "no metadata source knows this paper, asked by the arXiv id 2304.02623v1 printed on the first page; the record is what the PDF says"
+		if !slices.Contains(res.Paper.Metadata.Warnings, want) {
+			t.Errorf("warnings %q, want %q", res.Paper.Metadata.Warnings, want)
 		}
 	})
 	t.Run("no metadata", func(t *testing.T) {

@@ -48,10 +48,6 @@ func Identify(doc *pdf.Document, data []byte) *Identity {
 	return &Identity{Record: combine(meta, fm), Text: fm}
 }
 
-// Identifiers of the Identity's record: the arXiv id and version and the
-// DOI to look the paper up by.
-func (id *Identity) arxiv() (string, int) { return id.Record.ArxivID, id.Record.ArxivVersion }
-
 // NoTitle says why the PDF gives no title: its text layer is missing or
 // unreadable, or its first page prints none. "" when it gives one.
 func (id *Identity) NoTitle() string {
@@ -103,6 +99,14 @@ func combine(meta *metadata.Record, fm *frontmatter.Result) *metadata.Record {
 		out.Authors = text.Authors
 		out.SetSource(metadata.FieldAuthors, metadata.SourcePDFText)
 	case reconcile.FamilyKey(out.Authors[0]) == reconcile.FamilyKey(text.Authors[0]):
+		if len(out.Authors) != len(text.Authors) && printedNames(page, text.Authors) > printedNames(page, out.Authors) {
+			// The same first author, but the metadata's list runs names
+			// together or misses some the page prints.
+			out.Warn(fmt.Sprintf("the PDF's metadata lists %d authors (%s), its first page prints %d; using the printed list", len(out.Authors), strings.Join(out.FieldSources[metadata.FieldAuthors], ", "), len(text.Authors)))
+			out.Authors = text.Authors
+			replaceSource(out, metadata.FieldAuthors, metadata.SourcePDFText)
+			break
+		}
 		out.SetSource(metadata.FieldAuthors, metadata.SourcePDFText)
 	case reconcile.Printed(page, out.Authors[0].FamilyOrLiteral()):
 		out.Warn(fmt.Sprintf("the first author printed under the title, %s, differs from the PDF's metadata, %s, which the page also prints; using the metadata's authors", text.Authors[0].Display(), out.Authors[0].Display()))
@@ -131,7 +135,18 @@ func combine(meta *metadata.Record, fm *frontmatter.Result) *metadata.Record {
 		dropWarningPrefix(out, "year taken from the PDF's creation date")
 	}
 
-	// DOI and arXiv id.
+	// DOI and arXiv id. A PDF with arXiv's stamp is the preprint: a DOI it
+	// prints (an ACM or a journal reference) is the published version's.
+	if text.DOI != "" && text.ArxivID != "" && !isArxivDOI(text.DOI) {
+		out.DOIPublished = text.DOI
+		out.SetSource(metadata.FieldDOIPublished, metadata.SourcePDFText)
+		if identifier.NormalizeDOI(out.DOI) == identifier.NormalizeDOI(text.DOI) {
+			out.DOI = ""
+			out.SetSource(metadata.FieldDOIPublished, metadata.SourcePDFXMP)
+			delete(out.FieldSources, metadata.FieldDOI)
+		}
+		text.DOI = ""
+	}
 	if text.DOI != "" {
 		switch {
 		case out.DOI == "":
@@ -173,6 +188,23 @@ func combine(meta *metadata.Record, fm *frontmatter.Result) *metadata.Record {
 	pruneSources(out)
 	out.Normalize()
 	return out
+}
+
+// printedNames counts the names of ns the page prints as written (given
+// names and family name).
+func printedNames(page string, ns []metadata.Name) int {
+	n := 0
+	for _, x := range ns {
+		if reconcile.Printed(page, x.Display()) {
+			n++
+		}
+	}
+	return n
+}
+
+func isArxivDOI(doi string) bool {
+	_, ok := identifier.ArxivIDFromDOI(doi)
+	return ok
 }
 
 // replaceSource makes source the only source of field.

@@ -63,9 +63,7 @@ func (a *app) finishBatch(noun string, items []render.BatchItem, hints []string,
 
 // writeJSONLine prints v as one line of JSON on stdout (JSON lines).
 func (a *app) writeJSONLine(v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return
-	}
-	fmt.Fprintln(a.io.Out, string(b))
+	enc := json.NewEncoder(a.io.Out)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
 }

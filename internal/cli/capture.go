@@ -306,7 +306,7 @@ func captureBatch(ctx context.Context, o *captureOptions, lib *library.Library, 
 	if bar != nil {
 		bar.Finish()
 	}
-	return a.finishBatch("PDFs", items, hints, ctx.Err())
+	return a.finishBatch("PDF", items, hints, ctx.Err())
 }
 
 // batchName is how a batch line names an input: a file by its base name.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -196,18 +195,18 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 // enriches the compiled papers together.
 func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) error {
 	a := o.app
-	var papers []*library.Paper
 	var items []render.BatchItem
 	var hints []string
-	fail := func(input string, err error) {
+	fail := func(input string, err error, bar *progressbar.ProgressBar) {
 		it := render.BatchItem{Input: input, Status: render.StatusFailed}
 		it.Error, it.Hint = render.Error(err)
 		if it.Hint != "" && !slices.Contains(hints, it.Hint) {
 			hints = append(hints, it.Hint)
 		}
 		items = append(items, it)
-		a.printBatchItem(it, nil)
+		a.printBatchItem(it, bar)
 	}
+	keys := o.keys
 	if o.all {
 		all, errs := lib.Papers()
 		for _, err := range errs {
@@ -215,24 +214,15 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 		}
 		for _, p := range all {
 			if p.HasPDF() && !p.HasNote() {
-				papers = append(papers, p)
+				keys = append(keys, p.CiteKey)
 			}
 		}
-		slices.SortFunc(papers, func(x, y *library.Paper) int { return strings.Compare(x.CiteKey, y.CiteKey) })
-	} else {
-		for _, k := range o.keys {
-			p, err := lib.Find(k)
-			if errors.Is(err, library.ErrNotFound) {
-				err = hint.Wrap(err, hint.Action{Kind: hint.CaptureFirst})
+		slices.Sort(keys)
+		if len(keys) == 0 {
+			if !a.json && !a.quiet {
+				fmt.Fprintln(a.io.Out, "[compile] nothing to compile: every captured paper has its note")
 			}
-			if err == nil {
-				err = compile.Ready(p)
-			}
-			if err != nil {
-				fail(k, err)
-				continue
-			}
-			papers = append(papers, p)
+			return nil
 		}
 	}
 	engine, err := a.pdfEngine(ctx)
@@ -244,20 +234,30 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 		return err
 	}
 	var bar *progressbar.ProgressBar
-	if a.showProgress() && len(papers) > 0 {
-		bar = progressbar.NewOptions(len(papers), progressbar.OptionSetWriter(a.io.Err), progressbar.OptionSetDescription("[compile]"),
+	if a.showProgress() {
+		bar = progressbar.NewOptions(len(keys), progressbar.OptionSetWriter(a.io.Err), progressbar.OptionSetDescription("[compile]"),
 			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 	}
 	var notes []string
 	var done []*library.Paper
-	for _, p := range papers {
+	for _, k := range keys {
 		if ctx.Err() != nil {
 			break
 		}
 		if bar != nil {
-			bar.Describe("[compile] " + p.CiteKey)
+			bar.Describe("[compile] " + k)
 		}
-		res, err := compile.Run(ctx, lib, p.CiteKey, compile.Options{Engine: engine, Cite: c})
+		p, err := lib.Find(k)
+		if errors.Is(err, library.ErrNotFound) {
+			err = hint.Wrap(err, hint.Action{Kind: hint.CaptureFirst})
+		}
+		if err == nil {
+			err = compile.Ready(p)
+		}
+		var res *compile.Result
+		if err == nil {
+			res, err = compile.Run(ctx, lib, p.CiteKey, compile.Options{Engine: engine, Cite: c})
+		}
 		if bar != nil {
 			bar.Add(1)
 		}
@@ -265,13 +265,13 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 			if ctx.Err() != nil {
 				break
 			}
-			fail(p.CiteKey, err)
+			fail(k, err, bar)
 			continue
 		}
 		notes = append(notes, res.Path)
 		done = append(done, p)
 		it := render.BatchItem{Input: p.CiteKey, CiteKey: p.CiteKey, Status: render.StatusCompiled,
-			Detail: fmt.Sprintf("%d chunks from %d pages", len(res.Note.Chunks), res.Note.Front.Pages)}
+			Detail: render.Count(len(res.Note.Chunks), "chunk") + " from " + render.Count(res.Note.Front.Pages, "page")}
 		if res.Damage != "" {
 			it.Warnings = append(it.Warnings, fmt.Sprintf("the PDF is damaged (%s); pdfium repaired it and text may be missing from the note", res.Damage))
 		}
@@ -300,7 +300,7 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 			_, enrichErr = a.enrichPapers(ctx, done, client, model, url, 0, "compile")
 		}
 	}
-	if err := a.finishBatch("papers", items, hints, ctx.Err()); err != nil {
+	if err := a.finishBatch("paper", items, hints, ctx.Err()); err != nil {
 		return err
 	}
 	return enrichErr

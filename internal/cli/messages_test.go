@@ -12,6 +12,7 @@ import (
 	"github.com/crossmem/crossmem/internal/cli"
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/golden"
+	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // messageStep is one command of the messages scenario: crossmem with args
@@ -19,6 +20,8 @@ import (
 type messageStep struct {
 	args string
 	do   func(t *testing.T, work string)
+	// offline points every metadata source at a port nothing listens on.
+	offline bool
 }
 
 // TestMessages runs a scenario that reaches every verb's main outputs,
@@ -43,6 +46,21 @@ func TestMessages(t *testing.T) {
 	for name, text := range messageFiles {
 		writeFile(t, filepath.Join(work, name), text)
 	}
+	for dst, src := range map[string]string{"stamped.pdf": "gr_1001._0908.0054.pdf", "batch/a.pdf": "gr_sample1.pdf", "batch/more/b.PDF": "ol_math_2503_04086.pdf"} {
+		data, err := os.ReadFile(filepath.Join(pdfDir, src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Dir(filepath.Join(work, dst)), 0o755)
+		writeFile(t, filepath.Join(work, dst), string(data))
+	}
+	// A first page printing a recorded work's title, authors and DOI.
+	writeFile(t, filepath.Join(work, "bran.pdf"), string(pdftest.FrontPage{
+		Title:   []string{"Augmenting large language models with", "chemistry tools"},
+		Authors: []string{"Andres M. Bran, Sam Cox, Oliver Schilter, Carlo Baldassari"},
+		Small:   []string{"Laboratory of Artificial Chemical Intelligence, EPFL, Lausanne", "Nature Machine Intelligence, 2024, 6:525-535", "doi: 10.1038/s42256-024-00832-8"},
+		Body:    pdftest.Prose(12),
+	}.PDF()))
 	cache := filepath.Join(work, "cache")
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		t.Fatal(err)
@@ -78,9 +96,18 @@ func TestMessages(t *testing.T) {
 			continue
 		}
 		var out, errOut bytes.Buffer
+		getenv := func(k string) string { return env[k] }
+		if s.offline {
+			getenv = func(k string) string {
+				if strings.HasSuffix(k, "_API") && strings.HasPrefix(k, "CROSSMEM_") {
+					return "http://" + dead
+				}
+				return env[k]
+			}
+		}
 		code := cli.Main(t.Context(), strings.Fields(s.args), cli.IO{
 			In: strings.NewReader(""), Out: &out, Err: &errOut,
-			Getenv: func(k string) string { return env[k] },
+			Getenv: getenv,
 		}, cli.Servers{})
 		fmt.Fprintf(&transcript, "$ crossmem %s\n[exit %d]\n", s.args, code)
 		if out.Len() > 0 {
@@ -303,6 +330,20 @@ var messageSteps = []messageStep{
 		writeFile(t, filepath.Join(work, "home", "wiki", "README.md"), "not a note\n")
 	}},
 	{args: "index"},
+
+	// Identification from the PDF itself, many at once, offline.
+	{args: "capture paper.pdf --cite-key another2023key"},
+	{args: "capture -q stamped.pdf"},
+	{args: "capture batch"},
+	{args: "capture --json batch"},
+	{args: "capture batch --doi 10.1038/s42256-024-00832-8"},
+	{args: "capture bran.pdf", offline: true},
+	{args: "refresh --pending"},
+	{args: "refresh --pending"},
+	{args: "refresh"},
+	{args: "compile --all"},
+	{args: "compile smith2023transport nosuchkey2020"},
+	{args: "compile"},
 }
 
 // messageFiles are the drafts and import files of the scenario.

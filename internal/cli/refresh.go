@@ -113,6 +113,16 @@ func runRefresh(ctx context.Context, o *refreshOptions) error {
 			}
 		}
 		slices.Sort(keys)
+		if len(keys) == 0 {
+			if !a.json && !a.quiet {
+				what := "no paper's metadata lookup is pending"
+				if o.all {
+					what = "the library has no papers"
+				}
+				fmt.Fprintf(a.io.Out, "[refresh] nothing to refresh: %s\n", what)
+			}
+			return nil
+		}
 	}
 	return refreshBatch(ctx, o, lib, keys, opts)
 }
@@ -225,10 +235,7 @@ func refreshBatch(ctx context.Context, o *refreshOptions, lib *library.Library, 
 			it.Status = render.StatusUnchanged
 			if len(res.Changes) > 0 {
 				it.Status = render.StatusRefreshed
-				it.Detail = fmt.Sprintf("%d changes", len(res.Changes))
-				if len(res.Changes) == 1 {
-					it.Detail = "1 change"
-				}
+				it.Detail = render.Count(len(res.Changes), "change")
 			}
 		}
 		if err != nil {
@@ -255,5 +262,5 @@ func refreshBatch(ctx context.Context, o *refreshOptions, lib *library.Library, 
 	if len(notes) > 0 {
 		a.indexNotes(ctx, notes...)
 	}
-	return a.finishBatch("papers", items, hints, ctx.Err())
+	return a.finishBatch("paper", items, hints, ctx.Err())
 }

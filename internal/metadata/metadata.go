@@ -69,6 +69,7 @@ const (
 	FieldType           = "type"
 	FieldURL            = "url"
 	FieldJournalRef     = "journal_ref"
+	FieldDOIPublished   = "doi_published"
 )
 
 // Name is one author as CSL-JSON names it. A person has Family and usually

@@ -49,12 +49,8 @@ func BatchLine(it BatchItem) string {
 	if it.Pending {
 		notes = append(notes, "lookup pending")
 	}
-	switch n := len(it.Warnings); n {
-	case 0:
-	case 1:
-		notes = append(notes, "1 warning")
-	default:
-		notes = append(notes, fmt.Sprintf("%d warnings", n))
+	if n := len(it.Warnings); n > 0 {
+		notes = append(notes, Count(n, "warning"))
 	}
 	line := fmt.Sprintf("%-9s  %-24s  %s", it.Status, it.CiteKey, it.Input)
 	if it.Input == it.CiteKey {
@@ -70,11 +66,14 @@ func BatchLine(it BatchItem) string {
 var statusOrder = []string{StatusCaptured, StatusExisting, StatusRefreshed, StatusUnchanged, StatusCompiled, StatusFailed}
 
 // BatchSummary is the last line of a batch: how many inputs of what (noun:
-// "PDFs", "papers") and how many had each status, with the pending
-// lookups.
+// "PDF", "paper", made plural with an s) and how many had each status,
+// with the pending lookups.
 //
 //	36 PDFs: 27 captured, 9 failed; 27 lookups pending
 func BatchSummary(noun string, items []BatchItem) string {
+	if len(items) != 1 {
+		noun += "s"
+	}
 	counts := map[string]int{}
 	pending := 0
 	for _, it := range items {
@@ -130,4 +129,13 @@ func Counts(items []BatchItem) BatchSummaryJSON {
 		}
 	}
 	return BatchSummaryJSON{Summary: c}
+}
+
+// Count writes n and a noun, made plural with an s unless n is 1 ("1
+// page", "4 chunks").
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

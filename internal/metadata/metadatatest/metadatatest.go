@@ -2,8 +2,8 @@
 // shared corpus (../shared/corpus/api, located with corpustest) from a
 // local HTTP server, so that the metadata clients, and everything built on
 // them, are tested offline against real data. It is test support: only
-// _test.go files import it, and a test that uses it is skipped when the
-// shared corpus is absent.
+// _test.go files and the benchmark programs (through Start) import it, and
+// a test that uses it is skipped when the shared corpus is absent.
 //
 // # Routing
 //
@@ -68,7 +68,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -158,11 +160,12 @@ type faultState struct {
 // Server replays the recordings. Create it with NewServer; it is closed
 // when the test ends.
 type Server struct {
-	t      testing.TB
-	srv    *httptest.Server
-	closed chan struct{}
-	recs   []Recording
-	byKey  map[string]*recorded
+	t        testing.TB // nil for a server from Start
+	srv      *httptest.Server
+	closed   chan struct{}
+	stopOnce sync.Once
+	recs     []Recording
+	byKey    map[string]*recorded
 
 	mu         sync.Mutex
 	faults     map[string]faultState
@@ -219,13 +222,29 @@ var reRecord = regexp.MustCompile(`\.v\d+\.[a-z]+$`)
 // read.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
-	manifest := corpustest.File(t, "api", "MANIFEST.tsv")
+	s, err := Start(corpustest.Dir(t, "api"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.t = t
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// Start starts a server replaying the recordings in apiDir (a folder laid
+// out as ../shared/corpus/api, with its MANIFEST.tsv), outside a test: for
+// the benchmark programs. Stop it when done. Misuse of the methods that
+// fail a test (BaseURL of an unknown source, Answer, Serve) panics.
+func Start(apiDir string) (*Server, error) {
+	manifest, err := os.ReadFile(filepath.Join(apiDir, "MANIFEST.tsv"))
+	if err != nil {
+		return nil, err
+	}
 	rows, err := readManifest(manifest)
 	if err != nil {
-		t.Fatalf("read MANIFEST.tsv: %v", err)
+		return nil, fmt.Errorf("read MANIFEST.tsv: %w", err)
 	}
 	s := &Server{
-		t:       t,
 		closed:  make(chan struct{}),
 		byKey:   map[string]*recorded{},
 		faults:  map[string]faultState{},
@@ -239,12 +258,15 @@ func NewServer(t testing.TB) *Server {
 		}
 		u, err := url.Parse(row.RequestURI)
 		if err != nil {
-			t.Fatalf("MANIFEST.tsv %s: request_uri: %v", row.File, err)
+			return nil, fmt.Errorf("MANIFEST.tsv %s: request_uri: %w", row.File, err)
 		}
 		key := requestKey(source, u.Path, u.RawQuery)
 		row.Source = source
 		if prev, ok := s.byKey[key]; !ok || isBetterBase(row.File, prev.rec.File) {
-			body := corpustest.File(t, "api", row.File)
+			body, err := os.ReadFile(filepath.Join(apiDir, filepath.FromSlash(row.File)))
+			if err != nil {
+				return nil, err
+			}
 			s.byKey[key] = &recorded{rec: row, body: body}
 		}
 		s.recs = append(s.recs, row)
@@ -255,12 +277,26 @@ func NewServer(t testing.TB) *Server {
 		r.Served = s.byKey[requestKey(r.Source, u.Path, u.RawQuery)].rec.File
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(func() {
+	return s, nil
+}
+
+// Stop stops the server and ends the requests it holds (a Hang). Stopping
+// twice is fine.
+func (s *Server) Stop() {
+	s.stopOnce.Do(func() {
 		close(s.closed)
 		s.srv.CloseClientConnections()
 		s.srv.Close()
 	})
-	return s
+}
+
+// fatalf fails the test the server belongs to, or panics outside a test.
+func (s *Server) fatalf(format string, args ...any) {
+	if s.t == nil {
+		panic(fmt.Sprintf(format, args...))
+	}
+	s.t.Helper()
+	s.t.Fatalf(format, args...)
 }
 
 // isBetterBase reports whether file should be served instead of prev for
@@ -383,8 +419,7 @@ func requestKey(source, p, rawQuery string) string {
 // others. It fails the test for a source the server does not replay.
 func (s *Server) BaseURL(source string) string {
 	if !slices.Contains(Sources(), source) {
-		s.t.Helper()
-		s.t.Fatalf("metadatatest: no recordings for source %q", source)
+		s.fatalf("metadatatest: no recordings for source %q", source)
 	}
 	u := s.srv.URL + "/" + source
 	if source == metadata.SourceArxiv {
@@ -525,13 +560,15 @@ func (s *Server) setFault(source string, f Fault, n int) {
 // matched as recordings are and takes precedence over them; Answer again
 // to change it.
 func (s *Server) Answer(source, requestURI string, status int, body []byte) {
-	s.t.Helper()
+	if s.t != nil {
+		s.t.Helper()
+	}
 	if !slices.Contains(Sources(), source) {
-		s.t.Fatalf("metadatatest: Answer for unknown source %q", source)
+		s.fatalf("metadatatest: Answer for unknown source %q", source)
 	}
 	u, err := url.Parse(requestURI)
 	if err != nil {
-		s.t.Fatalf("metadatatest: Answer %q: %v", requestURI, err)
+		s.fatalf("metadatatest: Answer %q: %v", requestURI, err)
 	}
 	file := source + "/answer.json"
 	if source == metadata.SourceArxiv {
@@ -548,9 +585,11 @@ func (s *Server) Answer(source, requestURI string, status int, body []byte) {
 // body, and returns its URL: for the files the APIs link to, which the
 // recordings do not hold. Serve again to change the answer.
 func (s *Server) Serve(urlPath string, status int, contentType string, body []byte) string {
-	s.t.Helper()
+	if s.t != nil {
+		s.t.Helper()
+	}
 	if src, _ := splitSource(urlPath); src != "" {
-		s.t.Fatalf("metadatatest: Serve %q: the path is under the %s API (use Answer)", urlPath, src)
+		s.fatalf("metadatatest: Serve %q: the path is under the %s API (use Answer)", urlPath, src)
 	}
 	s.mu.Lock()
 	s.files[urlPath] = file{status: status, contentType: contentType, body: body}

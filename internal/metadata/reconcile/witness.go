@@ -15,7 +15,7 @@ import (
 // FieldSources (and to Sources); each disagreement becomes a warning that
 // names both values. The values of rec are never changed: the PDF is a
 // witness, not a source to pick from. Fields compared: title, first
-// author, year, DOI, arXiv id, container title (agreement only: journals
+// author, year, DOI, the published version's DOI, arXiv id, container title (agreement only: journals
 // abbreviate their names in banners), volume, issue and pages. own may be
 // nil.
 func Witness(rec, own *metadata.Record) {
@@ -66,6 +66,15 @@ func Witness(rec, own *metadata.Record) {
 			agree(metadata.FieldDOI)
 		default:
 			rec.Warn(fmt.Sprintf("the PDF prints the DOI %s (%s), which the sources do not give for this work", own.DOI, strings.Join(own.FieldSources[metadata.FieldDOI], ", ")))
+		}
+	}
+	if own.DOIPublished != "" {
+		n := identifier.NormalizeDOI(own.DOIPublished)
+		switch {
+		case n == identifier.NormalizeDOI(rec.DOIPublished), n == identifier.NormalizeDOI(rec.DOI):
+			agree(metadata.FieldDOIPublished)
+		default:
+			rec.Warn(fmt.Sprintf("the PDF prints the DOI %s of its published version (%s), which the sources do not give for this work", own.DOIPublished, strings.Join(own.FieldSources[metadata.FieldDOIPublished], ", ")))
 		}
 	}
 	if own.ArxivID != "" && rec.ArxivID != "" {
