@@ -1,44 +1,83 @@
 #!/usr/bin/env bash
-# Capture and compile every PDF of the shared corpus into a fresh library,
-# then verify it: the acceptance run of the main job. A PDF whose own
-# metadata has no title, author and year is captured with --cite-key made
-# from its file name. Prints one line per PDF and a summary; exits 1 if
-# any capture, compile or verify fails.
+# The end-to-end acceptance run on the shared corpus, with the CLI:
 #
-#   bench/corpus.sh [corpus-dir]
+#   1. capture the whole folder in one command, offline (every metadata
+#      source points at a local port nothing listens on, so each PDF is
+#      stored with what it says about itself and its lookup is pending);
+#   2. capture each PDF that was refused (it gives no title) with a
+#      --cite-key made from its file name;
+#   3. compile every paper in one process (compile --all), verify;
+#   4. compile the same papers again, one process per paper, in a copy of
+#      the library, and compare the pages per second of the two (same run;
+#      the best of ROUNDS rounds of each, default 1).
+#
+# Prints the capture and compile lines, the summaries and the speeds;
+# exits 1 if a capture with --cite-key, a compile or the verify fails.
+#
+#   bench/corpus.sh [corpus-dir]        ROUNDS=3 bench/corpus.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 corpus=${1:-../shared/corpus/pdf}
+rounds=${ROUNDS:-1}
 go build -o bin/crossmem ./cmd/crossmem || exit 1
 work=$(mktemp -d)
-export CROSSMEM_HOME="$work/library" CROSSMEM_CONFIG="$work/config.toml"
-fail=0 n=0 chunks=0 pages=0
-start=$(date +%s.%N)
-for pdf in "$corpus"/*.pdf; do
-  n=$((n+1))
-  name=$(basename "$pdf" .pdf)
-  if out=$(bin/crossmem capture "$pdf" --json 2>"$work/err"); then
-    how="metadata"
+trap 'rm -rf "$work"' EXIT
+dead=http://127.0.0.1:9 # discard port: connection refused
+export CROSSMEM_HOME="$work/library" CROSSMEM_CONFIG="$work/config.toml" \
+  CROSSMEM_ARXIV_API=$dead/api/query CROSSMEM_ARXIV_PDF=$dead/pdf CROSSMEM_CROSSREF_API=$dead \
+  CROSSMEM_OPENALEX_API=$dead CROSSMEM_DATACITE_API=$dead CROSSMEM_UNPAYWALL_API=$dead
+fail=0
+now() { date +%s.%N; }
+
+echo "== crossmem capture $corpus (offline)"
+start=$(now)
+bin/crossmem capture "$corpus" --json >"$work/capture.jsonl" 2>"$work/capture.err"
+end=$(now)
+jq -r 'select(.status) | [.status, (.cite_key // "-"), .input, (.error // "")] | @tsv' "$work/capture.jsonl" |
+  awk -F'\t' '{ printf "%-9s %-34s %s %s\n", $1, $2, $3, ($4 == "" ? "" : "— " $4) }'
+jq -r 'select(.summary) | .summary | "\(.total) PDFs: \(.status.captured // 0) captured, \(.status.failed // 0) refused; \(.lookup_pending) lookups pending"' "$work/capture.jsonl"
+printf 'capture of the folder: %.1f s\n' "$(echo "$end - $start" | bc)"
+
+echo "== refused PDFs, captured with --cite-key from their file name"
+for pdf in $(jq -r 'select(.status == "failed") | .input' "$work/capture.jsonl"); do
+  key=$(basename "$pdf" .pdf | tr -c 'A-Za-z0-9\n' '_' | sed 's/__*/_/g; s/^_//; s/_$//')
+  if bin/crossmem capture "$pdf" --cite-key "$key" -q >/dev/null 2>"$work/err"; then
+    echo "captured  $key"
   else
-    key=$(echo "$name" | tr -c 'A-Za-z0-9\n' '_' | sed 's/__*/_/g; s/^_//; s/_$//')
-    if out=$(bin/crossmem capture "$pdf" --cite-key "$key" --json 2>"$work/err"); then
-      how="--cite-key"
-    else
-      echo "FAIL capture $name: $(cat "$work/err")"; fail=1; continue
-    fi
+    echo "FAIL capture $pdf: $(cat "$work/err")"; fail=1
   fi
-  key=$(echo "$out" | sed -n 's/^  "cite_key": "\([^"]*\)".*/\1/p')
-  if ! res=$(bin/crossmem compile "$key" --no-llm --json 2>"$work/err"); then
-    echo "FAIL compile $key: $(cat "$work/err")"; fail=1; continue
-  fi
-  c=$(echo "$res" | sed -n 's/^  "chunks": \([0-9]*\).*/\1/p')
-  p=$(echo "$res" | sed -n 's/^  "pages": \([0-9]*\).*/\1/p')
-  unq=$(grep -o 'crossmem: notice: page [0-9]*[^;]*' "$work/err" | sed 's/crossmem: notice: //' | tr '\n' ';')
-  chunks=$((chunks+c)); pages=$((pages+p))
-  printf '%-42s %-28s %-11s %3s pages %4s chunks %s\n' "$name" "$key" "$how" "$p" "$c" "$unq"
 done
-end=$(date +%s.%N)
+
+cp -r "$work/library" "$work/pristine"
+best_all=0 best_each=0
+for round in $(seq "$rounds"); do
+  rm -rf "$work/library" && cp -r "$work/pristine" "$work/library"
+  start=$(now)
+  bin/crossmem compile --all --json >"$work/compile.jsonl" 2>"$work/compile.err" || fail=1
+  end=$(now)
+  pages=$(jq -r 'select(.status == "compiled") | .detail' "$work/compile.jsonl" | sed -n 's/.* from \([0-9]*\) pages\{0,1\}$/\1/p' | paste -sd+ | bc)
+  t_all=$(echo "$end - $start" | bc)
+
+  rm -rf "$work/each" && cp -r "$work/pristine" "$work/each"
+  keys=$(jq -r 'select(.status == "compiled") | .cite_key' "$work/compile.jsonl")
+  start=$(now)
+  for key in $keys; do
+    CROSSMEM_HOME="$work/each" bin/crossmem compile "$key" -q >/dev/null 2>&1 || { echo "FAIL compile $key (one process)"; fail=1; }
+  done
+  end=$(now)
+  t_each=$(echo "$end - $start" | bc)
+  best_all=$(echo "if ($best_all == 0 || $t_all < $best_all) $t_all else $best_all" | bc)
+  best_each=$(echo "if ($best_each == 0 || $t_each < $best_each) $t_each else $best_each" | bc)
+  printf 'round %d: compile --all %.1f s, one process per paper %.1f s\n' "$round" "$t_all" "$t_each"
+done
+echo "== crossmem compile --all"
+jq -r 'select(.status) | [.status, .cite_key // .input, (.detail // .error // "")] | @tsv' "$work/compile.jsonl" |
+  awk -F'\t' '{ printf "%-9s %-34s %s\n", $1, $2, $3 }'
+jq -r 'select(.status == "failed") | "FAIL compile \(.input): \(.error)"' "$work/compile.jsonl" | grep . && fail=1
 bin/crossmem verify | tail -n 1 || fail=1
-printf 'PDFs %d, pages %d, chunks %d, capture+compile %.1f s\n' "$n" "$pages" "$chunks" "$(echo "$end - $start" | bc)"
-rm -rf "$work"
+papers=$(echo "$keys" | wc -w)
+printf 'papers %d, pages %d\n' "$papers" "$pages"
+printf 'compile --all (one process):  %.1f s, %.1f pages/s\n' "$best_all" "$(echo "$pages / $best_all" | bc -l)"
+printf 'one process per paper:        %.1f s, %.1f pages/s\n' "$best_each" "$(echo "$pages / $best_each" | bc -l)"
+printf 'ratio: %.2f (best of %d round(s))\n' "$(echo "$best_each / $best_all" | bc -l)" "$rounds"
 exit $fail

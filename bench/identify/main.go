@@ -24,9 +24,14 @@
 // space; family names the same way, a compound family name matching its
 // last word ("Rodriguez Montoya" = "Montoya").
 //
+// With -online the sources are not offline but the recorded responses of
+// ../shared/corpus/api (internal/metadata/metadatatest), and the table
+// says for each PDF how it was looked up and what it resolved to.
+//
 // Usage, from the repository root:
 //
 //	go run ./bench/identify                 # the table and the totals
+//	go run ./bench/identify -online         # the same against the recorded responses
 //	go run ./bench/identify -corpus DIR -reference FILE
 //
 // It exits 1 when a PDF cannot be read or the reference lacks a PDF of the
@@ -56,6 +61,7 @@ import (
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/metadata"
+	"github.com/crossmem/crossmem/internal/metadata/metadatatest"
 	"github.com/crossmem/crossmem/internal/metadata/sources"
 	"github.com/crossmem/crossmem/internal/pdf"
 	"github.com/crossmem/crossmem/internal/render"
@@ -77,6 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	corpusFlag := fl.String("corpus", "", "folder of PDFs (default ../shared/corpus/pdf)")
 	refFlag := fl.String("reference", filepath.Join("bench", "identify", "reference.tsv"), "what each PDF prints (tab-separated)")
 	gtFlag := fl.String("groundtruth", "", "GROUNDTRUTH.json (default ../shared/corpus/api/GROUNDTRUTH.json)")
+	online := fl.Bool("online", false, "replay the recorded responses of ../shared/corpus/api instead of being offline")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -135,9 +142,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 	hc := fetch.New(fetch.Options{UserAgent: "crossmem-bench", RetryMax: -1})
 	sc := sources.Config{HTTP: hc, ArxivAPI: dead + "/api/query", ArxivPDF: dead + "/pdf", CrossrefAPI: dead,
 		OpenAlexAPI: dead, DataCiteAPI: dead, UnpaywallAPI: dead}
+	if *online {
+		srv, err := metadatatest.Start(filepath.Join(dir, "..", "api"))
+		if err != nil {
+			fmt.Fprintln(stderr, "identify:", err)
+			return 1
+		}
+		defer srv.Stop()
+		hc = fetch.New(metadatatest.FetchOptions())
+		sc = sources.Config{HTTP: hc, ArxivAPI: srv.BaseURL(metadata.SourceArxiv), CrossrefAPI: srv.BaseURL(metadata.SourceCrossref),
+			OpenAlexAPI: srv.BaseURL(metadata.SourceOpenAlex), DataCiteAPI: srv.BaseURL(metadata.SourceDataCite),
+			UnpaywallAPI: srv.BaseURL(metadata.SourceUnpaywall), UnpaywallEmail: "bench@example.org"}
+	}
 
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "file\toutcome\tcite key\ttitle\tfirst author\tids printed→found\tseconds\tnote")
+	header := "file\toutcome\tcite key\ttitle\tfirst author\tids printed→found\tseconds\tnote"
+	if *online {
+		header += "\tlooked up by\tresolved to"
+	}
+	fmt.Fprintln(tw, header)
 	var t totals
 	for _, f := range files {
 		name := filepath.Base(f)
@@ -165,6 +188,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			row = append(row, "captured", res.Paper.CiteKey)
 		}
 		row = append(row, t.title(want, rec), t.author(want, rec), t.ids(want, own), fmt.Sprintf("%.1f", secs), note(want, err, rec))
+		if *online {
+			row = append(row, lookedUp(res), resolvedTo(res, gt))
+		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
@@ -270,6 +296,34 @@ func (t *totals) ids(want expected, own *metadata.Record) string {
 	return strings.Join(printed, "+") + "→" + f
 }
 
+// lookedUp says how a capture looked its paper up.
+func lookedUp(res *capture.Result) string {
+	switch {
+	case res == nil:
+		return "-"
+	case res.Identified != "":
+		return res.Identified
+	case len(res.Consulted) > 0:
+		return res.Consulted[0].Query + " (not found)"
+	}
+	return "-"
+}
+
+// resolvedTo says what the sources resolved a capture to: a ground-truth
+// work, another recorded work (its title and sources), or nothing.
+func resolvedTo(res *capture.Result, gt groundTruth) string {
+	if res == nil || res.Identified == "" {
+		return "nothing recorded"
+	}
+	m := res.Paper.Metadata
+	for _, w := range gt {
+		if fold(w.title) == fold(m.Title) {
+			return fmt.Sprintf("GROUNDTRUTH %q (reconciled %v)", w.title, m.Reconciled)
+		}
+	}
+	return fmt.Sprintf("%q (%s; reconciled %v)", m.Title, strings.Join(m.Sources, ", "), m.Reconciled)
+}
+
 func note(want expected, err error, rec *metadata.Record) string {
 	var parts []string
 	if want.fromGroundTruth {
@@ -285,7 +339,7 @@ func note(want expected, err error, rec *metadata.Record) string {
 		}
 		parts = append(parts, msg)
 	} else if rec != nil && len(rec.Warnings) > 0 {
-		parts = append(parts, fmt.Sprintf("%d warnings", len(rec.Warnings)))
+		parts = append(parts, render.Count(len(rec.Warnings), "warning"))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -298,7 +352,7 @@ func (t *totals) print(w io.Writer) {
 		return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "captured offline, no flags:          %d of %d PDFs\n", t.captured, t.files)
+	fmt.Fprintf(w, "captured with no flags:              %d of %d PDFs\n", t.captured, t.files)
 	fmt.Fprintf(w, "printed identifiers found:           %d of %d\n", t.idsFound, t.idsPrinted)
 	fmt.Fprintf(w, "titles equal, PDFs with a title:     %d of %d (%s); of those captured %d of %d (%s)\n",
 		t.titlesEqual, t.titles, pct(t.titlesEqual, t.titles), t.titlesCapEqual, t.titlesCaptured, pct(t.titlesCapEqual, t.titlesCaptured))
