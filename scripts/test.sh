@@ -6,11 +6,12 @@
 #      the built binary, the official MCP TypeScript client) with the data
 #      race detector on: one run serves both;
 #   3. a short fuzz pass: every Fuzz target for FUZZTIME (default 5s).
-# It installs the test-only npm packages (the MCP TypeScript client for the
-# end-to-end test) first when npm is available. Tests that need poppler's
-# pdftotext, node or ../shared skip with a message when those are missing;
-# with CROSSMEM_REQUIRE_SHARED=1 (set by .ci/run) a missing ../shared fails
-# them instead. Each step prints its duration on stderr.
+# It installs the test-only npm packages (the MCP TypeScript client and the
+# MCP Inspector for the end-to-end tests) first when npm is available.
+# Tests that need poppler's pdftotext, node or ../shared skip with a
+# message when those are missing; with CROSSMEM_REQUIRE_SHARED=1 (set by
+# .ci/run) a missing ../shared fails them instead. Each step prints its
+# duration on stderr.
 #
 # The fast tier alone, for the edit-test loop:  go test -short ./...
 set -euo pipefail
@@ -26,7 +27,11 @@ step() { # step NAME COMMAND...: run COMMAND, report its time
 }
 
 if command -v npm >/dev/null 2>&1; then
-  (cd test/mcp-e2e && npm ci --no-audit --no-fund --loglevel=error)
+  # npm ci (the MCP TypeScript SDK and the MCP Inspector) only when the
+  # lock file changed since the last install: it wipes node_modules first.
+  if ! cmp -s test/mcp-e2e/package-lock.json test/mcp-e2e/node_modules/.crossmem-lock 2>/dev/null; then
+    (cd test/mcp-e2e && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.crossmem-lock)
+  fi
 else
   echo "test: npm not found; the TypeScript MCP client test will be skipped" >&2
 fi

@@ -27,6 +27,7 @@ func main() {
 // serveMCP runs internal/mcpserver over in and out with the tools the
 // command line opened.
 func serveMCP(ctx context.Context, t cli.MCPTools, in io.Reader, out io.Writer) error {
-	s := &mcpserver.Server{Citer: t.Citer, Searcher: t.Searcher, Checker: t.Checker, Version: t.Version, BeforeSearch: t.BeforeSearch}
+	s := &mcpserver.Server{Citer: t.Citer, Searcher: t.Searcher, Checker: t.Checker, Index: t.Index, Library: t.Library,
+		Home: t.Home, Missing: t.Missing, Version: t.Version, BeforeSearch: t.BeforeSearch}
 	return s.ServeStdio(ctx, in, out, t.Logger)
 }

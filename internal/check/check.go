@@ -1,27 +1,38 @@
 // Package check verifies what a draft claims about the library: that every
-// quotation is really in the source it cites, and that every cited key
-// exists. It is the logic of `crossmem check` and of the MCP tools
-// crossmem_verify_quote and crossmem_check_draft.
+// quotation is really in the source it cites, on the page it names, and
+// that every cited key exists. It is the logic of `crossmem check` and of
+// the MCP tools crossmem_verify_quote and crossmem_check_draft.
 //
 // A quotation gets one status:
 //
 //   - verified: it is the source's text exactly, white space aside (any run
-//     of spaces and line breaks counts as one space), within one chunk or
-//     across adjacent chunks of a cited paper;
+//     of spaces and line breaks counts as one space) and with each line-end
+//     hyphen read either way ("limi-\ntations" as "limitations" or
+//     "limi-tations"), within one chunk or across adjacent chunks of a
+//     cited paper;
 //   - repaired: it matches a cited paper only after quote normalization
 //     (quote.Normalize: ligatures, line-end hyphenation, typographic quotes
-//     and dashes, case); the source's own text, chunk, page and bbox are
-//     given so the author can paste the exact words;
+//     and dashes, case); the source's own words are given as pasteable
+//     text (Source.Text: white space collapsed, line-end hyphens resolved
+//     as docs/verification.md says), with the chunk, page, bbox and
+//     text_sha256 it comes from;
+//   - wrong-page: it is in the cited paper, but the citation's page
+//     locator (\cite[p.~11]{key}, [@key, p. 11], (Author, Year, p. 11))
+//     names another page than the printed page it is on, which is given;
 //   - misattributed: it is not in the cited paper (or cites nothing, or
 //     cites a key the library does not have) but is in another paper of
 //     the library, which is named;
 //   - unverified: it is in no paper of the library; the three nearest
-//     passages (chunk, page, similarity) are given.
+//     passages (chunk, page, similarity) are given. Text edited by hand
+//     in a note is never a source: a quotation that matches only such
+//     text is unverified, and the edited chunks are named (Edited);
+//   - too-short: it has fewer than MinWords words and is not checked (a
+//     word or two occurs in almost any paper).
 //
 // An elided quotation ("...", "…", "[…]", "[...]") matches when its pieces
-// appear in order in one paper. Statuses other than verified and repaired,
-// and cite keys that are unknown or carry metadata warnings, make a draft
-// fail the check.
+// appear in order in one paper. Quotations that are unverified,
+// misattributed or on the wrong page, and unknown cite keys, make a draft
+// fail the check; metadata warnings fail it only when asked (Strict).
 package check
 
 import (
@@ -31,6 +42,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/index"
@@ -42,8 +56,10 @@ import (
 const (
 	Verified      = "verified"
 	Repaired      = "repaired"
+	WrongPage     = "wrong-page"
 	Misattributed = "misattributed"
 	Unverified    = "unverified"
+	TooShort      = "too-short"
 )
 
 // Citation statuses.
@@ -52,6 +68,11 @@ const (
 	CiteUnknown         = "unknown"
 	CiteMetadataWarning = "metadata-warning"
 )
+
+// MinWords is the fewest words a quotation needs to be checked: shorter
+// ones ("the", "deep learning") occur in almost any paper, so a match
+// would prove nothing. A CJK character counts as a word.
+const MinWords = 3
 
 // Checker checks quotations against the search index and cite keys
 // against the library.
@@ -77,10 +98,16 @@ type Source struct {
 	Title   string        `json:"title"`
 	Note    string        `json:"note"`   // the wiki note's path
 	Chunks  []SourceChunk `json:"chunks"` // one, or adjacent chunks for a quotation that spans them
-	// Text is the source's own text of the quoted span (pieces of an
-	// elided quotation joined by " […] "), white space collapsed: what a
-	// repaired quotation should say.
+	// Text is the source's words for the quoted span, to paste: white
+	// space collapsed and each line-end hyphen resolved (docs/
+	// verification.md: as the quotation writes that word, else joined
+	// when the paper writes the word joined elsewhere or it goes on in
+	// lower case), pieces of an elided quotation joined by " […] ". For a
+	// verified quotation it is the quotation itself.
 	Text string `json:"text"`
+	// Verbatim is the span exactly as the text layer has it, line breaks
+	// as spaces ("limi- tations"): what Text was made from.
+	Verbatim string `json:"verbatim"`
 }
 
 // Passage is a passage near an unverified quotation.
@@ -103,6 +130,54 @@ type Provenance struct {
 	Key, ChunkID, SHA256 string
 }
 
+// AuthorYear is an author-year reference a quotation that cites no key is
+// attributed to (draft.AuthorYear): the first author's name as written and
+// the year.
+type AuthorYear struct {
+	Author string `json:"author"`
+	Year   string `json:"year"`
+}
+
+// Request is one quotation to check.
+type Request struct {
+	// Quote is the quotation (outer quote marks are ignored).
+	Quote string
+	// Keys are the cite keys or aliases it is attributed to (none is
+	// allowed).
+	Keys []string
+	// Provenance is its provenance comment, if any.
+	Provenance *Provenance
+	// Locator is the page locator of its citation as written ("p.~11");
+	// "" when none. Only page locators (draft.Pages) are checked.
+	Locator string
+	// AuthorYear, for a quotation without keys, is the author-year
+	// reference it is attributed to.
+	AuthorYear *AuthorYear
+	// Anywhere asks where an unattributed quotation is (crossmem_verify_
+	// quote without a key): found in a paper it is verified or repaired
+	// there, rather than misattributed.
+	Anywhere bool
+}
+
+// PageCheck is the check of a page locator against where the quotation
+// is.
+type PageCheck struct {
+	// Locator is the locator as written; Pages the pages it names ("11",
+	// "11-12").
+	Locator string `json:"locator"`
+	Pages   string `json:"pages"`
+	// Found is the page the quotation is on as it should be cited (the
+	// pages of its chunks, joined by "-" when it runs over two): the
+	// printed page label, or the number printed on the page (header or
+	// footer) when the PDF declares no labels, or the PDF page number
+	// when the page prints none. FoundFrom says which: "page_label",
+	// "printed" or "pdf_page". PDFPage is the PDF page number.
+	Found     string `json:"found"`
+	FoundFrom string `json:"found_from"`
+	PDFPage   int    `json:"pdf_page"`
+	OK        bool   `json:"ok"`
+}
+
 // QuoteResult is the verdict on one quotation.
 type QuoteResult struct {
 	Status    string   `json:"status"`
@@ -111,11 +186,23 @@ type QuoteResult struct {
 	EndLine   int      `json:"end_line,omitempty"`
 	Kind      string   `json:"kind,omitempty"`
 	CitedKeys []string `json:"cited_keys"`
+	// AuthorYear is the author-year reference an unkeyed quotation is
+	// attributed to, when it has one.
+	AuthorYear *AuthorYear `json:"author_year,omitempty"`
+	// Match is how the text matched when the status is about something
+	// else (wrong-page): verified or repaired.
+	Match string `json:"match,omitempty"`
 	// Source is where it was found: in the cited paper (verified,
-	// repaired) or in another one (misattributed).
+	// repaired, wrong-page) or in another one (misattributed), or where
+	// an unattributed quotation is (Request.Anywhere).
 	Source *Source `json:"source,omitempty"`
+	// Page is the check of the citation's page locator, when it has one.
+	Page *PageCheck `json:"page,omitempty"`
 	// Nearest are the closest passages of an unverified quotation.
 	Nearest []Passage `json:"nearest,omitempty"`
+	// Edited are chunks edited by hand in their notes whose edited text
+	// the quotation matches: never a source (see index.EditedChunk).
+	Edited []index.EditedChunk `json:"edited,omitempty"`
 	// Notes explain details: a cited key with no compiled note, a
 	// provenance comment naming another chunk or an older text.
 	Notes []string `json:"notes,omitempty"`
@@ -134,22 +221,57 @@ func pieces(q string) []string {
 	return out
 }
 
+// words counts the words of the pieces: runs of letters or digits, each
+// CJK character one.
+func words(ps []string) int {
+	n := 0
+	for _, p := range ps {
+		in := false
+		for _, r := range quote.Key(p) {
+			switch {
+			case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+				n++
+				in = false
+			case unicode.IsLetter(r) || unicode.IsDigit(r):
+				if !in {
+					n++
+				}
+				in = true
+			default:
+				in = false
+			}
+		}
+	}
+	return n
+}
+
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// Quote checks one quotation attributed to keys (cite keys or aliases;
-// none is allowed), with an optional provenance comment (prov may be nil).
-// Quote marks around the whole quotation are ignored (quote.TrimMarks).
-// A quotation that is not found is a verdict (Unverified, with the
-// nearest passages), not an error; errors are the index's.
+// Quote checks the quotation q attributed to keys with an optional
+// provenance comment: Check with those fields set.
 func (c *Checker) Quote(ctx context.Context, q string, keys []string, prov *Provenance) (*QuoteResult, error) {
-	q = quote.TrimMarks(q)
-	res := &QuoteResult{Quote: q, CitedKeys: append([]string{}, keys...)}
+	return c.Check(ctx, Request{Quote: q, Keys: keys, Provenance: prov})
+}
+
+// Check checks one quotation. A quotation that is not found is a verdict
+// (Unverified, with the nearest passages), not an error; errors are the
+// index's.
+func (c *Checker) Check(ctx context.Context, r Request) (*QuoteResult, error) {
+	q := quote.TrimMarks(r.Quote)
+	keys := append([]string{}, r.Keys...)
+	res := &QuoteResult{Quote: q, CitedKeys: keys, AuthorYear: r.AuthorYear}
 	ps := pieces(q)
 	if len(ps) == 0 {
 		res.Status = Unverified
 		res.Notes = append(res.Notes, "the quotation has no words")
 		return res, nil
 	}
+	if n := words(ps); n < MinWords {
+		res.Status = TooShort
+		res.Notes = append(res.Notes, fmt.Sprintf("not checked: a quotation of %d word(s) is under the minimum of %d (so short a phrase occurs in almost any paper)", n, MinWords))
+		return res, nil
+	}
+	prov := r.Provenance
 	if prov != nil && prov.Key != "" && !contains(keys, prov.Key) {
 		keys = append(keys, prov.Key)
 		res.CitedKeys = keys
@@ -169,28 +291,66 @@ func (c *Checker) Quote(ctx context.Context, q string, keys []string, prov *Prov
 		if err != nil {
 			return nil, err
 		}
-		if status, src := match(chunks, ps); status != "" {
+		if status, src := match(chunks, ps, q); status != "" {
 			res.Status, res.Source = status, src
 			res.Notes = append(res.Notes, c.provenanceNotes(ctx, prov, src)...)
+			c.checkPage(res, r.Locator, chunks)
 			return res, nil
 		}
 	}
 	// Elsewhere in the library?
-	src, err := c.elsewhere(ctx, ps, keys)
+	src, status, chunks, err := c.elsewhere(ctx, ps, q, keys)
 	if err != nil {
 		return nil, err
 	}
 	if src != nil {
-		res.Status, res.Source = Misattributed, src
 		switch {
+		case len(keys) == 0 && r.AuthorYear != nil:
+			if c.authorYearOf(ctx, src.CiteKey, *r.AuthorYear) {
+				res.Status, res.Source = status, src
+				res.Notes = append(res.Notes, fmt.Sprintf("attributed by (%s, %s) to %s", r.AuthorYear.Author, r.AuthorYear.Year, src.CiteKey))
+				c.checkPage(res, r.Locator, chunks)
+				return res, nil
+			}
+			res.Status, res.Source = Misattributed, src
+			res.Notes = append(res.Notes, fmt.Sprintf("the quotation is attributed to (%s, %s), but it is from %s", r.AuthorYear.Author, r.AuthorYear.Year, src.CiteKey))
+		case len(keys) == 0 && r.Anywhere:
+			res.Status, res.Source = status, src
+			res.Notes = append(res.Notes, fmt.Sprintf("no cite key was given: the quotation is from %s", src.CiteKey))
+			c.checkPage(res, r.Locator, chunks)
 		case len(keys) == 0:
+			res.Status, res.Source = Misattributed, src
 			res.Notes = append(res.Notes, fmt.Sprintf("the quotation cites nothing; it is from %s", src.CiteKey))
 		default:
+			res.Status, res.Source = Misattributed, src
 			res.Notes = append(res.Notes, fmt.Sprintf("the quotation is not in %s but in %s", strings.Join(keys, ", "), src.CiteKey))
 		}
 		return res, nil
 	}
 	res.Status = Unverified
+	if res.Edited, err = c.Index.EditedMatching(ctx, ps, 5); err != nil {
+		return nil, err
+	}
+	for _, e := range res.Edited {
+		res.Notes = append(res.Notes, fmt.Sprintf("the quotation matches the text of %s %s (%s) only as edited by hand in the note: that chunk no longer matches its text_sha256 %s, and edited text is never a source",
+			e.CiteKey, e.ChunkID, pageRef(e.Page, e.PageLabel), shortSHA(e.Recorded)))
+	}
+	if len(res.Edited) == 0 {
+		for _, k := range keys {
+			edited, err := c.Index.EditedChunks(ctx, k, 0)
+			if err != nil {
+				return nil, err
+			}
+			if len(edited) > 0 {
+				ids := make([]string, len(edited))
+				for i, e := range edited {
+					ids[i] = e.ChunkID
+				}
+				res.Notes = append(res.Notes, fmt.Sprintf("the note of %s was edited by hand: %d chunk(s) (%s) no longer match their text_sha256 and were not checked against; the quotation may be in the text the edit replaced",
+					k, len(ids), strings.Join(ids, ", ")))
+			}
+		}
+	}
 	res.Nearest, err = c.nearest(ctx, q, keys)
 	return res, err
 }
@@ -198,6 +358,38 @@ func (c *Checker) Quote(ctx context.Context, q string, keys []string, prov *Prov
 func contains(ss []string, s string) bool {
 	for _, x := range ss {
 		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func shortSHA(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+// pageRef renders a page for a note: "p. 46" with a printed label, else
+// "p.2".
+func pageRef(page int, label string) string {
+	if label != "" {
+		return "p. " + label
+	}
+	return fmt.Sprintf("p.%d", page)
+}
+
+// authorYearOf reports whether the paper with cite key k has a first
+// author whose name contains ay.Author as a word and the year ay.Year.
+func (c *Checker) authorYearOf(ctx context.Context, k string, ay AuthorYear) bool {
+	authors, year, ok := c.Index.PaperAuthors(ctx, k)
+	if !ok || len(authors) == 0 || fmt.Sprint(year) != ay.Year {
+		return false
+	}
+	want := quote.Key(ay.Author)
+	for _, w := range strings.FieldsFunc(quote.Key(authors[0]), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		if w == want {
 			return true
 		}
 	}
@@ -225,7 +417,10 @@ func (c *Checker) provenanceNotes(ctx context.Context, prov *Provenance, src *So
 	sha := strings.Trim(prov.SHA256, ".… ")
 	if sha != "" {
 		ch, err := c.Index.ChunkByID(ctx, prov.Key, prov.ChunkID)
+		var ee *index.EditedError
 		switch {
+		case errors.As(err, &ee):
+			notes = append(notes, fmt.Sprintf("the provenance comment names %s %s, which was edited by hand in its note and is not served", prov.Key, prov.ChunkID))
 		case err != nil:
 			notes = append(notes, fmt.Sprintf("the provenance comment names %s %s, which the library does not have", prov.Key, prov.ChunkID))
 		case !strings.HasPrefix(ch.SHA256, strings.ToLower(sha)):
@@ -236,10 +431,13 @@ func (c *Checker) provenanceNotes(ctx context.Context, prov *Provenance, src *So
 }
 
 // match looks for the pieces, in order, in one paper's chunks (joined in
-// note order, so a piece may span adjacent chunks): first exactly (white
-// space collapsed), then normalized. It returns "" when they are not there.
-func match(chunks []index.Chunk, ps []string) (string, *Source) {
-	if mode, src := matchIn(chunks, ps); src != nil {
+// note order, so a piece may span adjacent chunks; never across a chunk
+// edited by hand): first exactly (white space collapsed, line-end hyphens
+// read either way), then normalized. q is the whole quotation, which
+// decides how the source's line-end hyphens are resolved in the repaired
+// text. It returns "" when they are not there.
+func match(chunks []index.Chunk, ps []string, q string) (string, *Source) {
+	if mode, src := matchIn(chunks, ps, q); src != nil {
 		return mode, src
 	}
 	// A quotation may run across a page break that running heads and page
@@ -253,10 +451,10 @@ func match(chunks []index.Chunk, ps []string) (string, *Source) {
 	if len(body) == len(chunks) {
 		return "", nil
 	}
-	return matchIn(body, ps)
+	return matchIn(body, ps, q)
 }
 
-func matchIn(chunks []index.Chunk, ps []string) (string, *Source) {
+func matchIn(chunks []index.Chunk, ps []string, q string) (string, *Source) {
 	if len(chunks) == 0 {
 		return "", nil
 	}
@@ -264,7 +462,7 @@ func matchIn(chunks []index.Chunk, ps []string) (string, *Source) {
 		texts := make([]string, len(chunks))
 		for i, ch := range chunks {
 			if mode == Verified {
-				texts[i] = collapse(ch.Text)
+				texts[i] = reading(ch.Text)
 			} else {
 				texts[i] = ch.Norm
 			}
@@ -274,24 +472,82 @@ func matchIn(chunks []index.Chunk, ps []string) (string, *Source) {
 		var spans [][2]int // chunk index range of each piece
 		ok := true
 		for _, p := range ps {
-			needle := collapse(p)
-			if mode == Repaired {
-				needle = quote.Key(p)
+			var s, e int
+			if mode == Verified {
+				s, e = readingIndex(joined, collapse(p), from)
+			} else {
+				needle := quote.Key(p)
+				s = strings.Index(joined[from:], needle)
+				if s >= 0 {
+					s += from
+					e = s + len(needle)
+				}
 			}
-			i := strings.Index(joined[from:], needle)
-			if i < 0 {
+			if s < 0 {
 				ok = false
 				break
 			}
-			s, e := from+i, from+i+len(needle)
 			spans = append(spans, [2]int{chunkAt(starts, s), chunkAt(starts, max(s, e-1))})
 			from = e
 		}
 		if ok {
-			return mode, source(chunks, ps, spans, mode)
+			return mode, source(chunks, ps, spans, mode, q)
 		}
 	}
 	return "", nil
+}
+
+// hyphenMark stands in reading for a line-end hyphen between letters.
+const hyphenMark = '\x00'
+
+// lineEndHyphen is a hyphen at the end of a line, between a letter and a
+// letter at the start of the next line.
+var lineEndHyphen = regexp.MustCompile(`(\pL)-[ \t]*\n[ \t]*(\pL)`)
+
+// reading is text with white space collapsed and each line-end hyphen
+// between letters replaced by hyphenMark, which readingIndex matches with
+// a hyphen or with nothing.
+func reading(text string) string {
+	return collapse(lineEndHyphen.ReplaceAllString(text, "${1}\x00${2}"))
+}
+
+// readingIndex finds needle in hay (a reading) from byte offset from,
+// hyphenMark matching "-" or nothing, and returns the span of hay it
+// covers, or -1, -1.
+func readingIndex(hay, needle string, from int) (int, int) {
+	if needle == "" {
+		return -1, -1
+	}
+	for i := from; i < len(hay); {
+		k := strings.IndexByte(hay[i:], needle[0])
+		if k < 0 {
+			return -1, -1
+		}
+		i += k
+		h, n := i, 0
+		for h < len(hay) && n < len(needle) {
+			switch {
+			case hay[h] == hyphenMark:
+				if needle[n] == '-' {
+					n++
+				}
+				h++
+			case hay[h] == needle[n]:
+				h++
+				n++
+			default:
+				h = -1
+			}
+			if h < 0 {
+				break
+			}
+		}
+		if h >= 0 && n == len(needle) {
+			return i, h
+		}
+		i++
+	}
+	return -1, -1
 }
 
 // joinOffsets joins texts with single spaces and returns where each
@@ -317,11 +573,12 @@ func chunkAt(starts []int, off int) int {
 
 // source describes the chunks the pieces were found in and the source's
 // own text for each piece.
-func source(chunks []index.Chunk, ps []string, spans [][2]int, mode string) *Source {
+func source(chunks []index.Chunk, ps []string, spans [][2]int, mode, q string) *Source {
 	first := chunks[spans[0][0]]
 	src := &Source{CiteKey: first.CiteKey, Title: first.Title, Note: first.NotePath}
 	seen := map[int]bool{}
-	var texts []string
+	var texts, verbatim []string
+	var known func(string) bool // words of the paper, built when needed
 	for k, sp := range spans {
 		var parts []string
 		for i := sp[0]; i <= sp[1]; i++ {
@@ -333,24 +590,119 @@ func source(chunks []index.Chunk, ps []string, spans [][2]int, mode string) *Sou
 			parts = append(parts, chunks[i].Text)
 		}
 		text := strings.Join(parts, "\n")
+		span := text
+		if s, e, ok := quote.Locate(text, ps[k]); ok {
+			span = text[s:e]
+		}
+		verbatim = append(verbatim, collapse(span))
 		if mode == Verified {
 			texts = append(texts, collapse(ps[k]))
 			continue
 		}
-		if s, e, ok := quote.Locate(text, ps[k]); ok {
-			texts = append(texts, collapse(text[s:e]))
-		} else {
-			texts = append(texts, collapse(text))
+		if known == nil {
+			known = index.WordsOf(chunks)
 		}
+		texts = append(texts, Resolve(span, q, known))
 	}
 	src.Text = strings.Join(texts, " […] ")
+	src.Verbatim = strings.Join(verbatim, " […] ")
 	return src
+}
+
+// Resolve returns span (source text) as pasteable text: white space
+// collapsed, and each line-end hyphen between letters ("limi-\ntations")
+// resolved by the policy of docs/verification.md:
+//
+//  1. as the quotation q writes that word: joined ("limitations") or
+//     with its hyphen ("cognitively-demanding");
+//  2. else joined when known reports the joined word used elsewhere in
+//     the paper, with the hyphen when it reports the hyphenated word;
+//  3. else joined when the part after the line break begins in lower
+//     case, with the hyphen otherwise ("Semantic-\nScholar").
+//
+// known may be nil.
+func Resolve(span, q string, known func(string) bool) string {
+	// The quotation's words as written (NFKC, lower case, hyphens and
+	// dashes as "-"; quote.Normalize would drop them between letters).
+	qwords := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(norm.NFKC.String(q)), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '‐' && r != '‑' }) {
+		w = strings.NewReplacer("‐", "-", "‑", "-").Replace(w)
+		qwords[strings.Trim(w, "-")] = true
+	}
+	// The whole words around each line-end hyphen.
+	var b strings.Builder
+	rest := span
+	for {
+		loc := lineEndHyphen.FindStringSubmatchIndex(rest)
+		if loc == nil {
+			b.WriteString(rest)
+			break
+		}
+		// loc[2]:loc[3] is the letter before the hyphen, loc[4]:loc[5] the
+		// letter after the line break.
+		before := wordBefore(rest[:loc[3]])
+		after := wordAfter(rest[loc[4]:])
+		joined := strings.ToLower(before + after)
+		hyph := strings.ToLower(before + "-" + after)
+		join := true
+		switch {
+		case qwords[joined]:
+		case qwords[hyph]:
+			join = false
+		case known != nil && known(joined):
+		case known != nil && known(hyph):
+			join = false
+		default:
+			r := []rune(after)
+			join = len(r) > 0 && unicode.IsLower(r[0])
+		}
+		b.WriteString(rest[:loc[3]])
+		if !join {
+			b.WriteString("-")
+		}
+		rest = rest[loc[4]:]
+	}
+	return collapse(b.String())
+}
+
+// wordBefore returns the letters (and hyphens) at the end of s.
+func wordBefore(s string) string {
+	i := len(s)
+	for i > 0 {
+		r, size := lastRune(s[:i])
+		if !unicode.IsLetter(r) && r != '-' {
+			break
+		}
+		i -= size
+	}
+	return strings.TrimLeft(s[i:], "-")
+}
+
+// wordAfter returns the letters (and hyphens) at the start of s.
+func wordAfter(s string) string {
+	for i, r := range s {
+		if !unicode.IsLetter(r) && r != '-' {
+			return strings.TrimRight(s[:i], "-")
+		}
+	}
+	return strings.TrimRight(s, "-")
+}
+
+func lastRune(s string) (rune, int) {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] < 0x80 || s[i] >= 0xC0 {
+			r := []rune(s[i:])
+			return r[0], len(s) - i
+		}
+	}
+	return 0, 1
 }
 
 // elsewhere looks for the quotation in papers other than exclude: the
 // papers whose chunks contain its longest piece, then all its pieces in
-// order in one of them.
-func (c *Checker) elsewhere(ctx context.Context, ps []string, exclude []string) (*Source, error) {
+// order in one of them. It returns where, how it matched and that paper's
+// chunks.
+func (c *Checker) elsewhere(ctx context.Context, ps []string, q string, exclude []string) (*Source, string, []index.Chunk, error) {
 	longest := ps[0]
 	for _, p := range ps {
 		if len(quote.Key(p)) > len(quote.Key(longest)) {
@@ -359,7 +711,7 @@ func (c *Checker) elsewhere(ctx context.Context, ps []string, exclude []string) 
 	}
 	hits, err := c.Index.FindText(ctx, longest, 50)
 	if err != nil {
-		return nil, err
+		return nil, "", nil, err
 	}
 	excluded := map[string]bool{}
 	for _, k := range exclude {
@@ -375,13 +727,13 @@ func (c *Checker) elsewhere(ctx context.Context, ps []string, exclude []string) 
 		tried[h.CiteKey] = true
 		chunks, err := c.Index.PaperChunks(ctx, h.CiteKey)
 		if err != nil {
-			return nil, err
+			return nil, "", nil, err
 		}
-		if status, src := match(chunks, ps); status != "" {
-			return src, nil
+		if status, src := match(chunks, ps, q); status != "" {
+			return src, status, chunks, nil
 		}
 	}
-	return nil, nil
+	return nil, "", nil, nil
 }
 
 // nearest returns the three passages closest to an unverified quotation:
@@ -393,7 +745,9 @@ func (c *Checker) nearest(ctx context.Context, q string, keys []string) ([]Passa
 	text := search.Clip(elision.ReplaceAllString(q, " "), 64)
 	queries := []search.Query{{Text: text, Limit: 5}}
 	for _, k := range keys {
-		queries = append(queries, search.Query{Text: text, Limit: 3, Key: k})
+		if _, ok := c.Index.ResolveKey(ctx, k); ok {
+			queries = append(queries, search.Query{Text: text, Limit: 3, Key: k})
+		}
 	}
 	qw := strings.Fields(quote.Key(text))
 	seen := map[string]bool{}

@@ -28,6 +28,10 @@ type CitationResult struct {
 	// Warnings are the reconciliation warnings of the paper's metadata
 	// record (metadata-warning), or why it cannot be cited.
 	Warnings []string `json:"warnings,omitempty"`
+	// EditedChunks are the chunks of the paper's note edited by hand
+	// (their text no longer matches their text_sha256): not served, so no
+	// quotation is checked against them.
+	EditedChunks []string `json:"edited_chunks,omitempty"`
 }
 
 // Report is the result of checking a draft.
@@ -36,9 +40,13 @@ type Report struct {
 	// "markdown".
 	Draft  string `json:"draft"`
 	Markup string `json:"format"`
-	// OK is true when every quotation is verified or repaired and every
-	// cited key is ok: what `crossmem check` exits 0 for.
+	// OK is true when no quotation is unverified, misattributed or on the
+	// wrong page and no cited key is unknown (nor, when Strict, carries
+	// metadata warnings): what `crossmem check` exits 0 for.
 	OK bool `json:"ok"`
+	// Strict is true when metadata warnings fail the check
+	// (DraftOptions.Strict).
+	Strict bool `json:"strict"`
 	// Counts are the number of quotations per quotation status and of
 	// cited keys per citation status (every status present, zeros
 	// included).
@@ -59,18 +67,28 @@ type Counts struct {
 
 // QuoteStatuses are the quotation statuses in the order reports list
 // them: the ones that need work first.
-var QuoteStatuses = []string{Unverified, Misattributed, Repaired, Verified}
+var QuoteStatuses = []string{Unverified, Misattributed, WrongPage, Repaired, Verified, TooShort}
+
+// DraftOptions are the settings of a draft check.
+type DraftOptions struct {
+	// Strict makes metadata warnings fail the check (`crossmem check
+	// --strict`, crossmem_check_draft's strict): by default they are
+	// reported only, since every offline capture carries one until a
+	// refresh.
+	Strict bool
+}
 
 // CiteStatuses are the citation statuses in report order.
 var CiteStatuses = []string{CiteUnknown, CiteMetadataWarning, CiteOK}
 
 // Draft checks a scanned draft: every quotation against the library, with
-// the cite keys draft.CitedKeys attributes it to and the provenance
-// comment draft.ProvenanceFor gives it, and every cited key against the
-// library (c.Citer; without one, against the index). Errors are the
-// index's, never a verdict.
-func (c *Checker) Draft(ctx context.Context, d *draft.Draft) (*Report, error) {
-	rep := &Report{Draft: d.Name, Markup: strings.ToLower(d.Kind.String()),
+// the cite keys draft.CitedKeys attributes it to (or the author-year
+// reference draft.AuthorYearFor gives it), the page locator draft.Locator
+// gives it and the provenance comment draft.ProvenanceFor gives it, and
+// every cited key against the library (c.Citer; without one, against the
+// index). Errors are the index's, never a verdict.
+func (c *Checker) Draft(ctx context.Context, d *draft.Draft, o DraftOptions) (*Report, error) {
+	rep := &Report{Draft: d.Name, Markup: strings.ToLower(d.Kind.String()), Strict: o.Strict,
 		Counts:     Counts{Quotations: map[string]int{}, Citations: map[string]int{}},
 		Quotations: []QuoteResult{}, Citations: []CitationResult{}}
 	for _, s := range QuoteStatuses {
@@ -87,7 +105,11 @@ func (c *Checker) Draft(ctx context.Context, d *draft.Draft) (*Report, error) {
 		if p, ok := d.ProvenanceFor(i); ok {
 			prov = &Provenance{Key: p.Key, ChunkID: p.ChunkID, SHA256: p.SHA256}
 		}
-		r, err := c.Quote(ctx, q.Text, d.CitedKeys(i), prov)
+		req := Request{Quote: q.Text, Keys: d.CitedKeys(i), Provenance: prov, Locator: d.Locator(i)}
+		if ay, ok := d.AuthorYearFor(i); ok {
+			req.AuthorYear = &AuthorYear{Author: ay.Author, Year: ay.Year}
+		}
+		r, err := c.Check(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("check quotation on line %d: %w", q.Line, err)
 		}
@@ -102,11 +124,22 @@ func (c *Checker) Draft(ctx context.Context, d *draft.Draft) (*Report, error) {
 	for _, k := range d.Keys() {
 		r := c.citation(ctx, k)
 		r.Lines = lines[k]
+		edited, err := c.Index.EditedChunks(ctx, k, 0)
+		if err != nil {
+			return nil, fmt.Errorf("check %s: %w", k, err)
+		}
+		for _, e := range edited {
+			r.EditedChunks = append(r.EditedChunks, e.ChunkID)
+		}
 		rep.Citations = append(rep.Citations, r)
 		rep.Counts.Citations[r.Status]++
 	}
-	rep.OK = rep.Counts.Quotations[Unverified]+rep.Counts.Quotations[Misattributed]+
-		rep.Counts.Citations[CiteUnknown]+rep.Counts.Citations[CiteMetadataWarning] == 0
+	failed := rep.Counts.Quotations[Unverified] + rep.Counts.Quotations[Misattributed] + rep.Counts.Quotations[WrongPage] +
+		rep.Counts.Citations[CiteUnknown]
+	if o.Strict {
+		failed += rep.Counts.Citations[CiteMetadataWarning]
+	}
+	rep.OK = failed == 0
 	return rep, nil
 }
 

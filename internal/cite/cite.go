@@ -143,49 +143,6 @@ func (c *Citer) Cite(key string, style citation.Style) (*Citation, error) {
 	return c.Paper(p, strings.TrimSpace(key), style)
 }
 
-// Bibliography renders every key in keys (duplicates once, in the order
-// given) in style, entries separated by a blank line (CSL-JSON: one JSON
-// array). Unknown keys are returned as NotFoundErrors and left out; err is
-// for other failures.
-func (c *Citer) Bibliography(keys []string, style citation.Style) (text string, missing []*NotFoundError, err error) {
-	papers, _ := c.Lib.Papers()
-	byKey := map[string]*library.Paper{}
-	for _, p := range papers {
-		byKey[p.CiteKey] = p
-		for _, a := range p.Aliases {
-			byKey[a] = p
-		}
-	}
-	seen := map[string]bool{}
-	var entries []string
-	for _, k := range keys {
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		p := byKey[k]
-		if p == nil {
-			missing = append(missing, &NotFoundError{Key: k, Suggestions: suggest(k, papers, 3)})
-			continue
-		}
-		ci, err := c.Paper(p, k, style)
-		if err != nil {
-			return "", nil, err
-		}
-		entries = append(entries, ci.Text)
-	}
-	if style == citation.CSLJSON {
-		if len(entries) == 0 {
-			return "[]\n", missing, nil
-		}
-		return "[\n" + indent(strings.Join(entries, ",\n")) + "\n]\n", missing, nil
-	}
-	if len(entries) == 0 {
-		return "", missing, nil
-	}
-	return strings.Join(entries, "\n\n") + "\n", missing, nil
-}
-
 func indent(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
@@ -284,4 +241,19 @@ func suggest(q string, papers []*library.Paper, n int) []Suggestion {
 		out = append(out, Suggestion{CiteKey: ss[i].p.CiteKey, Title: ss[i].p.Title})
 	}
 	return out
+}
+
+// NotCompiled says why the search index does not know key: a
+// *NotFoundError with suggestions when the library has no such key, else
+// an error saying the paper has no compiled note, with the hint to compile
+// it (or to attach its PDF, for an entry imported without one).
+func (c *Citer) NotCompiled(key string) error {
+	p, err := c.Lookup(key)
+	if err != nil {
+		return err
+	}
+	if !p.HasPDF() {
+		return hint.Wrap(fmt.Errorf("%s has no PDF (imported as metadata only): it has no text to search, read or check", key), hint.Action{Kind: hint.AttachPDF, Key: p.CiteKey})
+	}
+	return hint.Wrap(fmt.Errorf("%s is not compiled yet: it has no text to search, read or check", key), hint.Action{Kind: hint.Compile, Key: p.CiteKey})
 }

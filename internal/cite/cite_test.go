@@ -150,26 +150,51 @@ func TestCiteUnreadableSidecar(t *testing.T) {
 
 func TestBibliography(t *testing.T) {
 	c := &Citer{Lib: testLibrary(t)}
-	text, missing, err := c.Bibliography([]string{"turing1950computing", "transformer", "nosuch", "turing1950computing"}, citation.BibTeX)
+	b, err := c.Bibliography([]string{"turing1950computing", "transformer", "nosuch", "scan2024", "turing1950computing", "vaswani2017attention"}, citation.BibTeX)
 	if err != nil {
 		t.Fatal(err)
 	}
+	text := b.Text
 	if strings.Count(text, "\n@") != 1 || !strings.HasPrefix(text, "@article{turing1950computing,") || !strings.Contains(text, "\n\n@misc{transformer,") || !strings.HasSuffix(text, "}\n") {
 		t.Errorf("bibliography:\n%s", text)
 	}
-	if len(missing) != 1 || missing[0].Key != "nosuch" {
-		t.Errorf("missing = %v", missing)
+	// Every problem, in the order asked: an unknown key, a paper without
+	// metadata, a second key of one work.
+	var got []string
+	for _, p := range b.Problems {
+		got = append(got, p.Key+":"+p.Kind+":"+p.Entry)
 	}
-	js, _, err := c.Bibliography([]string{"turing1950computing", "transformer"}, citation.CSLJSON)
+	if want := "nosuch:unknown: scan2024:no-metadata: vaswani2017attention:same-work:transformer"; strings.Join(got, " ") != want {
+		t.Errorf("problems = %v, want %s", got, want)
+	}
+	if !b.Failed() || len(b.Entries) != 2 || !hasHint(b.Problems[1].Err, hint.DescribeByImport) {
+		t.Errorf("failed %v, entries %+v, no-metadata error %v", b.Failed(), b.Entries, b.Problems[1].Err)
+	}
+	// BibLaTeX: the other key of the work is in the entry's ids, which
+	// resolves it.
+	b, err = c.Bibliography([]string{"transformer", "vaswani2017attention"}, citation.BibLaTeX)
+	if err != nil || b.Failed() || !strings.Contains(b.Text, "@online{transformer,\n  ids = {vaswani2017attention},\n") && !strings.Contains(b.Text, "{transformer,\n  ids = {vaswani2017attention},\n") {
+		t.Errorf("biblatex with two keys of one work (%v, failed %v):\n%s", err, b.Failed(), b.Text)
+	}
+	b, err = c.Bibliography([]string{"turing1950computing", "transformer"}, citation.CSLJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var items []map[string]any
-	if err := json.Unmarshal([]byte(js), &items); err != nil || len(items) != 2 || items[1]["id"] != "transformer" {
-		t.Errorf("CSL-JSON bibliography %v:\n%s", err, js)
+	if err := json.Unmarshal([]byte(b.Text), &items); err != nil || len(items) != 2 || items[1]["id"] != "transformer" {
+		t.Errorf("CSL-JSON bibliography %v:\n%s", err, b.Text)
 	}
-	if js, _, _ := c.Bibliography(nil, citation.CSLJSON); js != "[]\n" {
-		t.Errorf("empty CSL-JSON = %q", js)
+	if b, _ := c.Bibliography(nil, citation.CSLJSON); b.Text != "[]\n" {
+		t.Errorf("empty CSL-JSON = %q", b.Text)
+	}
+	// A reference list: APA alphabetical, IEEE numbered in citation order.
+	b, _ = c.Bibliography([]string{"vaswani2017attention", "turing1950computing"}, citation.APA)
+	if !strings.HasPrefix(b.Text, "Turing, A. M. (1950).") || !strings.Contains(b.Text, "\n\nVaswani, A., & Shazeer, N. (2017).") {
+		t.Errorf("APA reference list:\n%s", b.Text)
+	}
+	b, _ = c.Bibliography([]string{"vaswani2017attention", "turing1950computing"}, citation.IEEE)
+	if !strings.HasPrefix(b.Text, "[1] A. Vaswani and N. Shazeer,") || !strings.Contains(b.Text, "\n\n[2] A. M. Turing,") {
+		t.Errorf("IEEE reference list:\n%s", b.Text)
 	}
 }
 

@@ -15,8 +15,9 @@ import (
 
 // checkOptions are check's arguments.
 type checkOptions struct {
-	app  *app
-	path string // the draft
+	app    *app
+	path   string // the draft
+	strict bool   // metadata warnings fail the check
 }
 
 func newCheckCommand(a *app) *cobra.Command {
@@ -31,21 +32,30 @@ library:
   \textquote, \blockquote, ` + "``...''" + ` and "..." spans of six words or more or
   followed by a citation, markdown > blockquotes) against the paper it cites
   (the nearest citation in the same sentence, else paragraph; or the
-  "% crossmem: <key> <chunk_id> sha256=<hex>" provenance comment):
-    verified       the source's words exactly (white space aside);
+  "% crossmem: <key> <chunk_id> sha256=<hex>" provenance comment; or an
+  author-year reference such as (Lo et al., 2020, p. 4970)):
+    verified       the source's words exactly (white space aside, line-end
+                   hyphens read joined or kept);
     repaired       matches after normalizing ligatures, hyphenation, quotes,
-                   dashes or case: the source's own text is shown, paste it;
+                   dashes or case: the source's words are shown, paste them;
+    wrong-page     in the cited paper, but not on the page its locator names
+                   (\cite[p.~11]{key}, [@key, p. 11]): the right page is shown;
     misattributed  in another paper of the library, which is named;
-    unverified     in no paper: the three nearest passages are shown;
+    unverified     in no paper: the three nearest passages are shown; text
+                   edited by hand in a note is never a source;
+    too-short      fewer than 3 words: not checked;
 - every cited key: ok, unknown (with "Did you mean" suggestions) or
-  metadata-warning (the library record carries reconciliation warnings).
+  metadata-warning (the library record carries reconciliation warnings, e.g.
+  "captured offline"; reported, and failing only with --strict).
 
 The report groups quotations and keys by status, with line numbers. The search
-index is brought up to date first. Normalization is documented in
+index is brought up to date first. A PDF or other binary file is refused.
+Normalization and the hyphenation policy are documented in
 docs/verification.md.
 
-Exit status: 0 every quotation verified or repaired and every key ok,
-1 anything else or error, 2 usage error.`,
+Exit status: 0 no quotation unverified, misattributed or on the wrong page and
+no unknown key (with --strict: and no metadata warning), 1 otherwise or error,
+2 usage error (also a draft that is not text).`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			o.path = argv[0]
@@ -53,6 +63,7 @@ Exit status: 0 every quotation verified or repaired and every key ok,
 		},
 	}
 	cmd.Flags().BoolVar(&a.json, "json", false, "print the report as one JSON object")
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on metadata warnings too (an offline capture carries one until crossmem refresh)")
 	return cmd
 }
 
@@ -61,6 +72,9 @@ func runCheck(ctx context.Context, o *checkOptions) error {
 	text, err := os.ReadFile(o.path)
 	if err != nil {
 		return fmt.Errorf("read draft: %w", err)
+	}
+	if err := draft.CheckText(o.path, text); err != nil {
+		return usageError{err}
 	}
 	d := draft.Scan(o.path, text)
 	ix, err := a.syncedIndex(ctx)
@@ -72,7 +86,7 @@ func runCheck(ctx context.Context, o *checkOptions) error {
 		return err
 	}
 	ck := &check.Checker{Index: ix, Citer: &c}
-	rep, err := ck.Draft(ctx, d)
+	rep, err := ck.Draft(ctx, d, check.DraftOptions{Strict: o.strict})
 	if err != nil {
 		return err
 	}

@@ -52,6 +52,8 @@ Exit status: 0 printed, 1 unknown key or nothing to cite, 2 usage error.`,
 	}
 	cmd.Flags().StringVarP(&o.format, "format", "f", "bibtex", "citation format: "+render.StyleNames())
 	a.addJSONFlag(cmd)
+	cmd.ValidArgsFunction = completeKeys(a)
+	cmd.RegisterFlagCompletionFunc("format", completeStyles)
 	return cmd
 }
 

@@ -37,6 +37,7 @@ import (
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/config"
 	"github.com/crossmem/crossmem/internal/fetch"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/identifier"
 	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/library"
@@ -324,7 +325,7 @@ func Main(ctx context.Context, args []string, stdio IO, servers Servers) int {
 		code = ExitInterrupted
 	}
 	a.printError(err)
-	if code == ExitUsage {
+	if _, has := hint.Of(err); code == ExitUsage && !has {
 		a.hint("run 'crossmem --help' or 'crossmem <command> --help' for usage")
 	}
 	return code
@@ -404,6 +405,11 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 		newRekeyCommand(a),
 		newBibCommand(a),
 		newCheckCommand(a),
+		newReadCommand(a),
+		newListCommand(a),
+		newRemoveCommand(a),
+		newRestoreCommand(a),
+		newStatusCommand(a),
 		newMCPCommand(a),
 	)
 	return root

@@ -82,9 +82,10 @@ func warmPDFium(t *testing.T) {
 
 // scriptPDFs are the corpus PDFs every script finds in $WORK.
 var scriptPDFs = map[string]string{
-	"paper.pdf":  "pm_2304.02623v1.pdf",    // 4 pages, title/author/date in its metadata
-	"nometa.pdf": "gr_dehypenisation1.pdf", // 1 page, no usable metadata
-	"scan.pdf":   "dl_ocr_test.pdf",        // 1 image-only page, no text layer
+	"paper.pdf":  "pm_2304.02623v1.pdf",      // 4 pages, title/author/date in its metadata
+	"nometa.pdf": "gr_dehypenisation1.pdf",   // 1 page, no usable metadata
+	"scan.pdf":   "dl_ocr_test.pdf",          // 1 image-only page, no text layer
+	"s2orc.pdf":  "pm_2020.acl-main.447.pdf", // 15 pages, printed page numbers 4969-4983, line-end hyphens
 }
 
 // unusedAddr returns a local address nothing listens on.
@@ -145,6 +146,8 @@ func TestScripts(t *testing.T) {
 			"cpglob":         cmdCpglob,
 			"jsonfields":     cmdJSONFields,
 			"mutate-note":    cmdMutateNote,
+			"edit-note":      cmdEditNote,
+			"chunk-id":       cmdChunkID,
 			"clear-warnings": cmdClearWarnings,
 		},
 	})
@@ -316,6 +319,57 @@ func cmdMutateNote(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("%s has no chunk line of three or more words", path)
 }
 
+// edit-note PATTERN OLD NEW: replace the one occurrence of OLD with NEW in
+// the one file matching PATTERN, as an agent editing a note would. With !,
+// OLD must not be there exactly once (nothing is changed).
+func cmdEditNote(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: edit-note PATTERN OLD NEW")
+	}
+	path := globOne(ts, args[0])
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	switch n := strings.Count(string(data), args[1]); {
+	case n != 1 && !neg:
+		ts.Fatalf("%s has %q %d times; want once", path, args[1], n)
+	case n != 1:
+		return
+	case neg:
+		ts.Fatalf("%s has %q once", path, args[1])
+	}
+	ts.Check(os.WriteFile(path, []byte(strings.Replace(string(data), args[1], args[2], 1)), 0o644))
+}
+
+// chunk-id PATTERN TEXT: set $CHUNK to the id of the chunk of the one note
+// matching PATTERN whose "> " lines contain TEXT (chunk ids follow the
+// layout; scripts name chunks by their words). With !, no line holds it.
+func cmdChunkID(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: chunk-id PATTERN TEXT")
+	}
+	data, err := os.ReadFile(globOne(ts, args[0]))
+	ts.Check(err)
+	chunk := ""
+	for _, l := range strings.Split(string(data), "\n") {
+		if id, ok := strings.CutPrefix(l, "<!-- chunk id="); ok {
+			chunk, _, _ = strings.Cut(id, " ")
+			chunk = strings.TrimSuffix(chunk, "-->")
+			continue
+		}
+		if text, ok := strings.CutPrefix(l, "> "); ok && chunk != "" && strings.Contains(text, args[1]) {
+			if neg {
+				ts.Fatalf("chunk %s holds %q", chunk, args[1])
+			}
+			ts.Setenv("CHUNK", chunk)
+			fmt.Fprintf(ts.Stdout(), "chunk %s\n", chunk)
+			return
+		}
+	}
+	if !neg {
+		ts.Fatalf("no chunk line holds %q", args[1])
+	}
+}
+
 // clear-warnings KEY: remove the metadata warnings from KEY's sidecar, as
 // if its sources had agreed (the recordings make single-source records,
 // which carry a "not cross-checked" warning).
@@ -348,6 +402,8 @@ func TestHelperCommands(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"jsonfields":  cmdJSONFields,
 			"mutate-note": cmdMutateNote,
+			"edit-note":   cmdEditNote,
+			"chunk-id":    cmdChunkID,
 			"cpglob":      cmdCpglob,
 			"sha256":      cmdSHA256,
 			"lsdir":       cmdLsdir,

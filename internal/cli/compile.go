@@ -90,6 +90,7 @@ interrupted.`,
 	cmd.Flags().BoolVar(&o.noLLM, "no-llm", false, "ask no language model (the default; kept for old scripts)")
 	cmd.Flags().MarkHidden("no-llm")
 	a.addJSONFlag(cmd)
+	cmd.ValidArgsFunction = completeKeys(a)
 	return cmd
 }
 

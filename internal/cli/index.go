@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/index"
+	"github.com/crossmem/crossmem/internal/render"
 )
 
 // indexJSON is index's --json output.
@@ -115,6 +117,10 @@ func runIndex(ctx context.Context, o *indexOptions) error {
 		fmt.Fprintf(a.io.Out, "[index] %d chunk texts embedded with %s\n", embedded, ix.Embedder.Model())
 	}
 	fmt.Fprintf(a.io.Out, "[index] %d papers, %d chunks, %d embeddings (%.1f s)\n", st.Notes, st.Chunks, st.Embeddings, out.Seconds)
+	if st.Edited > 0 {
+		a.warn("%d chunk(s) edited by hand in their notes no longer match their text_sha256 and are not served", st.Edited)
+		a.hint(render.Hint(hint.Action{Kind: hint.VerifyEdits}))
+	}
 	return nil
 }
 

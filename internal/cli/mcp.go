@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/crossmem/crossmem/internal/check"
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/index"
+	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/search"
 )
 
@@ -33,7 +36,13 @@ type MCPTools struct {
 	Citer    *cite.Citer
 	Searcher search.Searcher
 	Checker  *check.Checker
-	Version  string
+	Index    *index.Index
+	Library  *library.Library
+	// Home is the library folder; Missing is true when it does not exist
+	// (then nothing above is set: the server says so to every call).
+	Home    string
+	Missing bool
+	Version string
 	// BeforeSearch runs before each query that reads the index: it picks
 	// up notes changed by hand while the server runs.
 	BeforeSearch func(ctx context.Context)
@@ -124,6 +133,15 @@ func runMCPServe(ctx context.Context, o *mcpServeOptions) error {
 	}
 	logger := slog.New(slog.NewTextHandler(a.io.Err, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(logger)
+	if a.servers.MCP == nil {
+		return errors.New("this crossmem was built without its MCP server")
+	}
+	// A mistyped CROSSMEM_HOME must not become an empty library: the
+	// server starts (so the agent reads why) but creates nothing.
+	if _, err := os.Stat(cfg.Home); errors.Is(err, fs.ErrNotExist) {
+		logger.Warn("the library folder does not exist: every tool will say so", "home", cfg.Home)
+		return a.servers.MCP(ctx, MCPTools{Home: cfg.Home, Missing: true, Version: Version, Logger: logger}, a.io.In, a.io.Out)
+	}
 	ix, err := a.index()
 	if err != nil {
 		return err
@@ -132,10 +150,15 @@ func runMCPServe(ctx context.Context, o *mcpServeOptions) error {
 	if err != nil {
 		return err
 	}
-	if a.servers.MCP == nil {
-		return errors.New("this crossmem was built without its MCP server")
+	lib, err := a.library()
+	if err != nil {
+		return err
 	}
-	t := MCPTools{Citer: &c, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: &c},
+	// The instructions count what the index holds: bring it up to date.
+	if _, err := ix.Sync(ctx, nil); err != nil {
+		logger.Warn("index sync failed", "error", err)
+	}
+	t := MCPTools{Citer: &c, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: &c}, Index: ix, Library: lib, Home: lib.Home,
 		Version: Version, BeforeSearch: syncEvery(ix, logger, 2*time.Second), Logger: logger}
 	logger.Info("crossmem MCP server ready", "index", ix.Path(), "wiki", ix.WikiDir())
 	return a.servers.MCP(ctx, t, a.io.In, a.io.Out)

@@ -138,8 +138,9 @@ func ensureNewline(s string) string {
 var (
 	stampRE   = regexp.MustCompile(`\b1\d{9}_`)
 	secondsRE = regexp.MustCompile(`\(\d+\.\d s\)`)
-	jsonSecRE = regexp.MustCompile(`"(seconds|captured_at|refreshed_at)": "?[0-9.T:Z+-]+"?`)
+	jsonSecRE = regexp.MustCompile(`"(seconds|captured_at|refreshed_at|removed_at)": "?[0-9.T:Z+-]+"?`)
 	hostRE    = regexp.MustCompile(`127\.0\.0\.1:\d+`)
+	dateRE    = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d UTC`)
 )
 
 // normalizeTranscript replaces what differs between runs: the work folder,
@@ -151,6 +152,7 @@ func normalizeTranscript(s, work, api string) string {
 	s = secondsRE.ReplaceAllString(s, "(N s)")
 	s = jsonSecRE.ReplaceAllString(s, `"$1": N`)
 	s = hostRE.ReplaceAllString(s, "127.0.0.1:PORT")
+	s = dateRE.ReplaceAllString(s, "<date>")
 	return s
 }
 
@@ -220,6 +222,11 @@ var messageSteps = []messageStep{
 	{args: "rekey --help"},
 	{args: "bib --help"},
 	{args: "check --help"},
+	{args: "read --help"},
+	{args: "list --help"},
+	{args: "remove --help"},
+	{args: "restore --help"},
+	{args: "status --help"},
 	{args: "mcp --help"},
 	{args: "mcp serve --help"},
 
@@ -344,6 +351,31 @@ var messageSteps = []messageStep{
 	{args: "compile --all"},
 	{args: "compile smith2023transport nosuchkey2020"},
 	{args: "compile"},
+
+	// read, list, status, remove and restore (issue 13).
+	{args: "read shen2023beyond p1s1c2"},
+	{args: "read shen2023beyond --page 9"},
+	{args: "read shen2023beyond p9s9c9"},
+	{args: "read shen2023beyond"},
+	{args: "read turing1950computing --page 1"},
+	{args: "read nosuchkey2020 --page 1"},
+	{args: "list"},
+	{args: "list --state metadata-only --json"},
+	{args: "list --state lost"},
+	{args: "status --no-llm"},
+	{args: "status"},
+	{args: "remove shen2023beyond"},
+	{args: "remove nosuchkey2020"},
+	{args: "restore"},
+	{args: "restore shen2023beyond"},
+	{args: "restore shen2023beyond"},
+	{do: editNote("shen2023beyond")},
+	{args: "search --limit 1 EDITED"},
+	{args: "status --no-llm"},
+	{args: "bib problems.tex"},
+	{args: "check gate.md"},
+	{args: "check --strict gate.md"},
+	{args: "check paper.pdf"},
 }
 
 // messageFiles are the drafts and import files of the scenario.
@@ -357,7 +389,9 @@ var messageFiles = map[string]string{
    "publisher": "Addison-Wesley", "publisher-place": "Reading, MA", "issued": {"date-parts": [[1984]]}}
 ]
 `,
-	"bad.json": "[\n  {\"id\": \"x\",\n   \"title\": }\n]\n",
+	"bad.json":     "[\n  {\"id\": \"x\",\n   \"title\": }\n]\n",
+	"problems.tex": "\\cite{turing1950computing,knuth1984texbook} \\cite{shen2023beyond, nosuchkey2020} \\cite{ocrscan2024}\n",
+	"gate.md":      "# Draft\n\n\"Large language models have introduced exciting new opportunities\" [@shen2023beyond, p. 1] and \"the\" [@shen2023beyond].\n\n\"Large language models have introduced exciting new opportunities\" [@shen2023beyond, p. 4].\n",
 	"conflict.json": `[
   {"id": "knuth1984texbook", "type": "book", "title": "Another Book", "author": [{"family": "Other", "given": "A."}], "issued": {"date-parts": [[1999]]}},
   {"id": "x"}

@@ -67,6 +67,7 @@ failed), 2 usage error.`,
 	cmd.Flags().BoolVar(&o.all, "all", false, "refresh every paper")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "longest wait for the metadata sources per paper, e.g. 10s (default: [network] timeout, 30s)")
 	a.addJSONFlag(cmd)
+	cmd.ValidArgsFunction = completeKeys(a)
 	return cmd
 }
 

@@ -49,6 +49,7 @@ Exit status: 0 renamed, 1 error (unknown key, new key taken or invalid), 2 usage
 		},
 	}
 	a.addJSONFlag(cmd)
+	cmd.ValidArgsFunction = completeKeys(a)
 	return cmd
 }
 

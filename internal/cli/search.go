@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/render"
 	"github.com/crossmem/crossmem/internal/search"
 )
@@ -73,6 +75,14 @@ func runSearch(ctx context.Context, o *searchOptions) error {
 		return err
 	}
 	res, err := ix.Search(ctx, q)
+	var uk *index.UnknownKeyError
+	if errors.As(err, &uk) {
+		c, cerr := a.citer()
+		if cerr != nil {
+			return cerr
+		}
+		err = c.NotCompiled(uk.Key)
+	}
 	if err != nil {
 		return err
 	}

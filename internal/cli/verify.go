@@ -76,6 +76,7 @@ Exit status: 0 no problem, 1 drift, changed PDF, changed extraction or error, 2 
 	}
 	cmd.Flags().BoolVar(&o.deep, "deep", false, "also re-extract each PDF and confirm every chunk at its page and bbox")
 	a.addJSONFlag(cmd)
+	cmd.ValidArgsFunction = completeKeys(a)
 	return cmd
 }
 

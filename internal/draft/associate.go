@@ -106,11 +106,13 @@ func (d *Draft) associate() {
 		}
 		return cmdGroup{}, false
 	}
+	d.locs = make([]string, n)
 	for i, q := range d.Quotations {
-		var keys []string
+		var keys, locs []string
 		if len(q.Citations) > 0 {
 			for _, c := range q.Citations {
 				keys = append(keys, c.Key)
+				locs = append(locs, c.Locator)
 			}
 		} else {
 			paraBefore := d.paraAt(q.MarkupOffset)
@@ -133,12 +135,19 @@ func (d *Draft) associate() {
 				g, ok = last(paraBefore.start, q.MarkupOffset)
 			}
 			if ok {
-				keys = g.keys
+				keys, locs = g.keys, g.locs
 			}
 		}
 		d.cited[i] = distinct(keys)
+		for _, l := range locs {
+			if l != "" {
+				d.locs[i] = l
+				break
+			}
+		}
 	}
 	d.associateProvenance()
+	d.associateAuthorYears()
 }
 
 func distinct(keys []string) []string {

@@ -77,6 +77,12 @@ type Citation struct {
 	CommandOffset int
 	// Line is the 1-based line of the key; Col its 1-based column in bytes.
 	Line, Col int
+	// Locator is the citation's locator as written, "" when none: the
+	// postnote of a LaTeX command (the only or the second optional
+	// argument: "p.~11" of \cite[p.~11]{key}; a volume citation's pages),
+	// the text after the key in a pandoc citation ("p. 11" of [@key, p.
+	// 11], "p. 33" of @key [p. 33]). Pages parses a page locator.
+	Locator string
 }
 
 // Draft is what Scan found in a draft.
@@ -93,6 +99,10 @@ type Draft struct {
 	Quotations []Quotation
 	// Provenance are the `crossmem:` provenance comments in text order.
 	Provenance []Provenance
+	// AuthorYears are the author-year references written out in the
+	// text, without a cite key: (Lo et al., 2020, p. 4970), Lo et al.
+	// (2020, p. 4970). See AuthorYear.
+	AuthorYears []AuthorYear
 
 	// Kept by Scan for the association methods.
 	text    string
@@ -104,7 +114,9 @@ type Draft struct {
 	envEnds map[int]span // \begin of a quote environment → its \end
 	breaks  []int        // sentence breaks, sorted
 	cited   [][]string
-	provOf  []int // per quotation, an index in Provenance or -1
+	locs    []string // per quotation, the locator of the citation attributing it
+	provOf  []int    // per quotation, an index in Provenance or -1
+	ayOf    []int    // per quotation, an index in AuthorYears or -1
 }
 
 // Scan reads text as the kind its name's extension says (see KindOf); for
@@ -145,6 +157,7 @@ func Scan(name string, text []byte) *Draft {
 	for i := range d.Provenance {
 		d.Provenance[i].Line = lineOf(lines, d.Provenance[i].Offset)
 	}
+	d.scanAuthorYears()
 	d.associate()
 	return d
 }

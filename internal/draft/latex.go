@@ -2,6 +2,7 @@ package draft
 
 import (
 	"bytes"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -255,20 +256,35 @@ func (s *latexScanner) cite(form citeForm, cmd string, start int) {
 		p = s.optionals(p, '(', ')', 2)
 	}
 	for {
-		q := s.optionals(p, '[', ']', 2)
+		var opts []string
+		q := s.optionalArgs(p, '[', ']', 2, &opts)
+		// [post] alone, or [pre][post]: the postnote is the last one.
+		locator := ""
+		if len(opts) > 0 {
+			locator = opts[len(opts)-1]
+		}
 		if form == volume || form == multiVols {
 			// {volume}[pages]
 			_, end, ok := s.group(q)
 			if !ok {
 				break
 			}
-			q = s.optionals(end+1, '[', ']', 1)
+			var pages []string
+			q = s.optionalArgs(end+1, '[', ']', 1, &pages)
+			locator = ""
+			if len(pages) > 0 {
+				locator = pages[0]
+			}
 		}
 		q, end, ok := s.group(q)
 		if !ok {
 			break
 		}
+		n := len(s.cites)
 		s.keys(q+1, end, cmd, start)
+		for i := n; i < len(s.cites); i++ {
+			s.cites[i].Locator = strings.TrimSpace(locator)
+		}
 		p = end + 1
 		if form == single || form == volume || form == language {
 			break
@@ -279,6 +295,12 @@ func (s *latexScanner) cite(form citeForm, cmd string, start int) {
 
 // optionals skips up to n optional arguments open..close after p.
 func (s *latexScanner) optionals(p int, open, close byte, n int) int {
+	return s.optionalArgs(p, open, close, n, nil)
+}
+
+// optionalArgs skips up to n optional arguments open..close after p,
+// appending their contents to args when it is not nil.
+func (s *latexScanner) optionalArgs(p int, open, close byte, n int, args *[]string) int {
 	for ; n > 0; n-- {
 		q := s.skipSpace(p)
 		if q >= len(s.text) || s.text[q] != open {
@@ -287,6 +309,9 @@ func (s *latexScanner) optionals(p int, open, close byte, n int) int {
 		end := s.match(q, open, close)
 		if end < 0 {
 			break
+		}
+		if args != nil {
+			*args = append(*args, string(s.text[q+1:end]))
 		}
 		p = end + 1
 	}

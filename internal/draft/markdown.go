@@ -2,6 +2,7 @@ package draft
 
 import (
 	"bytes"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -236,8 +237,50 @@ func (m *mdScanner) citation(t []byte, i int, bracket int, command string) int {
 			command = "@"
 		}
 	}
-	m.cites = append(m.cites, Citation{Key: string(t[keyStart:keyEnd]), Command: command, Offset: keyStart, CommandOffset: cmdStart})
+	c := Citation{Key: string(t[keyStart:keyEnd]), Command: command, Offset: keyStart, CommandOffset: cmdStart}
+	if command == "[@" || command == "[-@" || command == "@" || command == "-@" {
+		c.Locator = mdLocator(t, next, inBrackets)
+	}
+	m.cites = append(m.cites, c)
 	return next
+}
+
+// mdLocator returns the locator after a pandoc citation's key ending at i:
+// in brackets, the text up to the next ; or the closing ] ("p. 11" of
+// [@key, p. 11]); in the text, the content of a bracket right after the
+// key that holds no citation ("p. 33" of @key [p. 33]).
+func mdLocator(t []byte, i int, inBrackets bool) string {
+	if !inBrackets {
+		j := i
+		if j < len(t) && t[j] == ' ' {
+			j++
+		}
+		if j >= len(t) || t[j] != '[' {
+			return ""
+		}
+		end := bytes.IndexByte(t[j:], ']')
+		if end < 0 || bytes.ContainsAny(t[j:j+end], "@\n") {
+			return ""
+		}
+		return strings.TrimSpace(string(t[j+1 : j+end]))
+	}
+	depth := 0
+	for j := i; j < len(t) && j < i+200; j++ {
+		switch t[j] {
+		case '[':
+			depth++
+		case ']':
+			if depth == 0 {
+				return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(t[i:j])), ","))
+			}
+			depth--
+		case ';':
+			if depth == 0 {
+				return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(t[i:j])), ","))
+			}
+		}
+	}
+	return ""
 }
 
 // citeKey reads a key at i (after the @) and returns its bounds and the

@@ -16,6 +16,7 @@ type cmdGroup struct {
 	off    int      // CommandOffset
 	end    int      // the offset after its last key
 	keys   []string // in citation order, as cited
+	locs   []string // each key's Locator
 	nocite bool     // \nocite or the front matter's nocite: attributes nothing
 }
 
@@ -31,6 +32,7 @@ func groupCitations(cs []Citation) []cmdGroup {
 			gs = append(gs, cmdGroup{off: c.CommandOffset, nocite: c.Command == `\nocite` || c.Command == `\nocite*` || c.Command == "nocite"})
 		}
 		gs[k].keys = append(gs[k].keys, c.Key)
+		gs[k].locs = append(gs[k].locs, c.Locator)
 		gs[k].end = max(gs[k].end, c.Offset+len(c.Key))
 	}
 	sort.SliceStable(gs, func(i, j int) bool { return gs[i].off < gs[j].off })

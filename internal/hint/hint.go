@@ -120,6 +120,25 @@ const (
 	// Rekey (Key, What: the key asked for): the paper keeps its cite key
 	// Key; rename it to What if that was meant.
 	Rekey
+	// VerifyEdits (Key): a note was edited by hand; see the edits with
+	// verify, and compile again to restore the text from the PDF.
+	VerifyEdits
+	// ExportDraft (Path): a draft given as a PDF or other binary file;
+	// export its text (LaTeX, markdown) and check that.
+	ExportDraft
+	// CheckHome (Path): the library folder does not exist; check the
+	// setting that names it.
+	CheckHome
+	// RekeyThenRestore (Key): a removed paper's key was taken since;
+	// rename the paper that has it, then restore.
+	RekeyThenRestore
+	// ListWarnings: papers carry metadata warnings; list them.
+	ListWarnings
+	// ListTrash: removed papers are in the trash; list or restore them.
+	ListTrash
+	// UpdateIndex: notes changed since the index read them; bring it up
+	// to date.
+	UpdateIndex
 	// NumKinds is the number of kinds, None included (the kinds are 0 to
 	// NumKinds-1); add new kinds above it.
 	NumKinds

@@ -23,6 +23,8 @@ type Chunk struct {
 	// declares none.
 	PageLabel string `json:"page_label,omitempty"`
 	Section   string `json:"section"`
+	// SectionPath is the chain of section titles, outermost first.
+	SectionPath []string `json:"section_path,omitempty"`
 	// Continues is the chunk_id of the chunk of the same paper this one
 	// continues across a column or page break; "" otherwise.
 	Continues string     `json:"continues,omitempty"`
@@ -31,6 +33,10 @@ type Chunk struct {
 	SHA256    string     `json:"text_sha256"`
 	Text      string     `json:"text"` // verbatim
 	Norm      string     `json:"-"`    // quote.Key(Text)
+	// Edited marks the place of a chunk edited by hand in its note
+	// (EditedChunk): PaperChunks lists it, without its text, so that
+	// nothing is matched across it.
+	Edited bool `json:"-"`
 
 	rowid int64
 }
@@ -39,16 +45,19 @@ type Chunk struct {
 // know (not compiled, or no such paper).
 var ErrUnknownPaper = errors.New("no compiled paper has this cite key")
 
-const chunkCols = `c.id, n.cite_key, n.title, n.name, c.chunk_id, c.page, c.section, c.type, c.bbox, c.sha256, c.text, c.norm, c.page_label, c.continues`
+const chunkCols = `c.id, n.cite_key, n.title, n.name, c.chunk_id, c.page, c.section, c.type, c.bbox, c.sha256, c.text, c.norm, c.page_label, c.continues, c.section_path`
 
 func (ix *Index) scanChunks(rows *sql.Rows) ([]Chunk, error) {
 	defer rows.Close()
 	var out []Chunk
 	for rows.Next() {
 		var c Chunk
-		var bbox, name string
-		if err := rows.Scan(&c.rowid, &c.CiteKey, &c.Title, &name, &c.ChunkID, &c.Page, &c.Section, &c.Type, &bbox, &c.SHA256, &c.Text, &c.Norm, &c.PageLabel, &c.Continues); err != nil {
+		var bbox, name, path string
+		if err := rows.Scan(&c.rowid, &c.CiteKey, &c.Title, &name, &c.ChunkID, &c.Page, &c.Section, &c.Type, &bbox, &c.SHA256, &c.Text, &c.Norm, &c.PageLabel, &c.Continues, &path); err != nil {
 			return nil, err
+		}
+		if path != "" {
+			c.SectionPath = strings.Split(path, "\n")
 		}
 		c.NotePath = filepath.Join(ix.wikiDir, name)
 		for i, f := range strings.Fields(bbox) {
@@ -62,7 +71,8 @@ func (ix *Index) scanChunks(rows *sql.Rows) ([]Chunk, error) {
 }
 
 // PaperChunks returns the chunks of the paper with cite key (or alias) key
-// in note order. Errors: ErrUnknownPaper.
+// in note order, each chunk edited by hand in the note as a gap (Edited
+// set, no text). Errors: ErrUnknownPaper.
 func (ix *Index) PaperChunks(ctx context.Context, key string) (_ []Chunk, err error) {
 	defer ix.classifyErr(&err)
 	k, ok := ix.ResolveKey(ctx, key)
@@ -73,7 +83,11 @@ func (ix *Index) PaperChunks(ctx context.Context, key string) (_ []Chunk, err er
 	if err != nil {
 		return nil, err
 	}
-	return ix.scanChunks(rows)
+	chunks, err := ix.scanChunks(rows)
+	if err != nil {
+		return nil, err
+	}
+	return ix.withEdited(ctx, k, chunks)
 }
 
 // FindText returns, library-wide, the chunks whose text contains text as
@@ -124,7 +138,8 @@ func (ix *Index) FindText(ctx context.Context, text string, limit int) (_ []Chun
 }
 
 // ChunkByID returns the chunk chunkID of the paper with cite key (or
-// alias) key. Errors: ErrUnknownPaper, sql.ErrNoRows for an unknown chunk.
+// alias) key. Errors: ErrUnknownPaper, *EditedError for a chunk edited by
+// hand in the note, sql.ErrNoRows for an unknown chunk.
 func (ix *Index) ChunkByID(ctx context.Context, key, chunkID string) (_ Chunk, err error) {
 	defer ix.classifyErr(&err)
 	k, ok := ix.ResolveKey(ctx, key)
@@ -140,7 +155,58 @@ func (ix *Index) ChunkByID(ctx context.Context, key, chunkID string) (_ Chunk, e
 		return Chunk{}, err
 	}
 	if len(cs) == 0 {
+		if e, ok, err := ix.editedChunk(ctx, k, chunkID); err != nil {
+			return Chunk{}, err
+		} else if ok {
+			return Chunk{}, &EditedError{Chunk: e}
+		}
 		return Chunk{}, sql.ErrNoRows
 	}
 	return cs[0], nil
+}
+
+// PaperAuthors returns the display names of the authors of the paper with
+// cite key (or alias) key, in order, its year, and whether the index
+// knows the paper.
+func (ix *Index) PaperAuthors(ctx context.Context, key string) ([]string, int, bool) {
+	k, ok := ix.ResolveKey(ctx, key)
+	if !ok {
+		return nil, 0, false
+	}
+	var authors string
+	var year int
+	if err := ix.db.QueryRowContext(ctx, `SELECT authors, year FROM notes WHERE cite_key = ?`, k).Scan(&authors, &year); err != nil {
+		return nil, 0, false
+	}
+	if authors == "" {
+		return nil, year, true
+	}
+	return strings.Split(authors, "\n"), year, true
+}
+
+// NoteStat is what the index holds of one note: the chunks it serves and
+// those edited by hand (not served).
+type NoteStat struct {
+	Chunks, Edited int
+}
+
+// NoteStats returns, per cite key, the chunks served and edited of its
+// note.
+func (ix *Index) NoteStats(ctx context.Context) (_ map[string]NoteStat, err error) {
+	defer ix.classifyErr(&err)
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.cite_key, (SELECT count(*) FROM chunks c WHERE c.note_id = n.id), n.edited FROM notes n`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]NoteStat{}
+	for rows.Next() {
+		var k string
+		var s NoteStat
+		if err := rows.Scan(&k, &s.Chunks, &s.Edited); err != nil {
+			return nil, err
+		}
+		out[k] = s
+	}
+	return out, rows.Err()
 }

@@ -45,7 +45,7 @@ import (
 const FileName = "index.db"
 
 // SchemaVersion is the schema this crossmem writes (PRAGMA user_version).
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // ErrNewerSchema is returned by Open for an index written by a newer
 // crossmem.
@@ -179,6 +179,27 @@ var migrations = []string{
 		tokenize='porter unicode61 remove_diacritics 2');
 	INSERT INTO meta(key, value) VALUES ('advisory_chunks', 0), ('advisory_tokens', 0);
 	UPDATE notes SET size = -1, sha256 = '';`,
+	// 4 → 5: chunks whose text no longer hashes to the text_sha256 their
+	// note records (edited by hand) are kept apart, in edited_chunks,
+	// never in chunks: nothing that reads chunks (search, quotation
+	// checks, reading) can serve them. Each note counts its edited
+	// chunks. Every note is read again on the next sync.
+	`CREATE TABLE edited_chunks(
+		note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+		chunk_id TEXT NOT NULL,
+		after INTEGER NOT NULL,           -- chunks.id of the chunk before it in the note, 0 = none
+		page INTEGER NOT NULL,
+		page_label TEXT NOT NULL,
+		section TEXT NOT NULL,
+		type TEXT NOT NULL,
+		recorded TEXT NOT NULL,           -- the text_sha256 the note records
+		actual TEXT NOT NULL,             -- sha256 of the text the note holds now
+		text TEXT NOT NULL,               -- that text: never served, kept to say what was edited
+		norm TEXT NOT NULL                -- quote.Key(text)
+	);
+	CREATE INDEX edited_chunks_note ON edited_chunks(note_id);
+	ALTER TABLE notes ADD COLUMN edited INTEGER NOT NULL DEFAULT 0;
+	UPDATE notes SET size = -1, sha256 = '';`,
 }
 
 // Open opens (creating and migrating as needed) the index at path, for the
@@ -297,6 +318,9 @@ type Stats struct {
 	Chunks     int `json:"chunks"`
 	Terms      int `json:"terms"`
 	Embeddings int `json:"embeddings"`
+	// Edited counts the chunks edited by hand in their notes: not
+	// served (EditedChunk).
+	Edited int `json:"edited"`
 }
 
 // Stats counts what the index holds.
@@ -305,7 +329,7 @@ func (ix *Index) Stats(ctx context.Context) (_ Stats, err error) {
 	var s Stats
 	err = ix.db.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM notes), (SELECT value FROM meta WHERE key = 'chunks'),
-		(SELECT count(*) FROM terms), (SELECT count(*) FROM embeddings)`).Scan(&s.Notes, &s.Chunks, &s.Terms, &s.Embeddings)
+		(SELECT count(*) FROM terms), (SELECT count(*) FROM embeddings), (SELECT count(*) FROM edited_chunks)`).Scan(&s.Notes, &s.Chunks, &s.Terms, &s.Embeddings, &s.Edited)
 	return s, err
 }
 

@@ -67,7 +67,7 @@ var papers = []tpaper{
 			{id: "p1s0c1", typ: "heading", section: "Abstract", text: "Abstract", page: 1},
 			{id: "p1s0c2", section: "Abstract", page: 1, text: "The dominant sequence transduction models are based on complex recurrent or\nconvolutional neural networks. We propose a new simple network architecture, the Transformer,\nbased solely on attention mechanisms, dispensing with recurrence and convolutions entirely."},
 			{id: "p4s32c1", section: "3.2 Attention", page: 4, text: "We call our particular attention \"Scaled Dot-Product Attention\". The in-\nput consists of queries and keys of dimension dk, and values of dimen-\nsion dv."},
-			{id: "p4s32c2", typ: "caption", section: "3.2 Attention", page: 4, text: "Figure 2: (left) Scaled Dot-Product Attention. (right) Multi-Head Attention consists of several attention layers running in parallel."},
+			{id: "p4s32c2", typ: "figure", section: "3.2 Attention", page: 4, text: "Figure 2: (left) Scaled Dot-Product Attention. (right) Multi-Head Attention consists of several attention layers running in parallel."},
 		}},
 	{key: "devlin2019bert", title: "BERT: Pre-training of Deep Bidirectional Transformers", authors: []string{"Jacob Devlin", "Ming-Wei Chang"}, year: 2019,
 		chunks: []tchunk{
@@ -215,7 +215,7 @@ func TestFilters(t *testing.T) {
 		{search.Query{Text: "model", YearFrom: 2018}, []string{"devlin2019bert"}},
 		{search.Query{Text: "model", YearTo: 2016}, []string{"lecun2015deep"}},
 		{search.Query{Text: "attention", Section: "experiments"}, []string{"devlin2019bert"}},
-		{search.Query{Text: "attention", Type: "caption"}, []string{"vaswani2017attention"}},
+		{search.Query{Text: "attention", Type: "figure"}, []string{"vaswani2017attention"}},
 	} {
 		r := find(t, ix, tc.q)
 		if len(r.Hits) == 0 {
@@ -231,8 +231,19 @@ func TestFilters(t *testing.T) {
 			}
 		}
 	}
-	if r := find(t, ix, search.Query{Text: "attention", Key: "nosuchkey", Explain: true}); len(r.Hits) != 0 || !strings.Contains(strings.Join(r.Notes, " "), "no paper matches") {
-		t.Errorf("unknown cite key filter: %v %v", hitIDs(r), r.Notes)
+	if r := find(t, ix, search.Query{Text: "attention", Author: "nobody", Explain: true}); len(r.Hits) != 0 || !strings.Contains(strings.Join(r.Notes, " "), "no paper matches") {
+		t.Errorf("an author nobody is: %v %v", hitIDs(r), r.Notes)
+	}
+	// Filters that cannot match by their form are errors, not "no results".
+	var uk *UnknownKeyError
+	if _, err := ix.Search(context.Background(), search.Query{Text: "attention", Key: "nosuchkey"}); !errors.As(err, &uk) || uk.Key != "nosuchkey" {
+		t.Errorf("unknown cite key filter: %v, want *UnknownKeyError", err)
+	}
+	var fe *FilterError
+	for _, q := range []search.Query{{Text: "attention", Type: "caption"}, {Text: "attention", YearFrom: 2020, YearTo: 2019}} {
+		if _, err := ix.Search(context.Background(), q); !errors.As(err, &fe) {
+			t.Errorf("%+v: %v, want *FilterError", q, err)
+		}
 	}
 }
 

@@ -75,6 +75,9 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 	if err := search.CheckText(q.Text); err != nil {
 		return nil, err
 	}
+	if err := ix.checkQuery(ctx, q); err != nil {
+		return nil, err
+	}
 	text, quoted := unquote(strings.TrimSpace(q.Text))
 	p := parseQuery(text, quoted)
 	if len(p.words) == 0 && len(p.prefixes) == 0 {
@@ -103,6 +106,11 @@ func (ix *Index) Search(ctx context.Context, q search.Query) (_ *search.Result, 
 		r.phrase = quote.Key(text)
 	}
 	res.Hits = hits(rank(g.cands, r), text, p, ix.wikiDir, q.Explain)
+	// Chunks edited by hand are not among the candidates: say which would
+	// have matched.
+	if res.Withheld, err = ix.withheld(ctx, q, text, p); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/note"
 	"github.com/crossmem/crossmem/internal/quote"
 )
@@ -251,7 +252,7 @@ const batchSize = 64
 type batch struct {
 	tx                       *sql.Tx
 	insChunk, insFTS, insAdv *sql.Stmt
-	insAnnotation            *sql.Stmt
+	insAnnotation, insEdited *sql.Stmt
 	df, wdf                  map[string]int // changes to terms.df and words.df
 	chunks, tokens           int
 	advChunks, advTokens     int // changes to the advisory lane's totals
@@ -266,6 +267,10 @@ func (ix *Index) begin(ctx context.Context) (*batch, error) {
 	b := &batch{tx: tx, df: map[string]int{}, wdf: map[string]int{}}
 	b.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens, page_label, section_path, continues, paraphrase, implication)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err == nil {
+		b.insEdited, err = tx.PrepareContext(ctx, `INSERT INTO edited_chunks(note_id, chunk_id, after, page, page_label, section, type, recorded, actual, text, norm)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	}
 	if err == nil {
 		b.insFTS, err = tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, text, section, title, authors) VALUES (?, ?, ?, ?, ?)`)
 	}
@@ -341,7 +346,17 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 		}
 	}
 	authors := strings.Join(f.Authors, "; ")
+	var after int64 // the last chunk row written, for edited chunks' places
+	edited := 0
 	for _, c := range n.Chunks {
+		if actual := chunk.Hash(c.Text); actual != c.TextSHA256 {
+			// Edited by hand: kept apart, never searchable or quotable.
+			if _, err := b.insEdited.ExecContext(ctx, id, c.ID, after, c.Page, c.PageLabel, c.Section, c.Type, c.TextSHA256, actual, c.Text, quote.Key(c.Text)); err != nil {
+				return err
+			}
+			edited++
+			continue
+		}
 		ts, ws := chunkTerms(c.Text, c.Section)
 		b.tokens += len(ts)
 		for _, t := range distinct(ts) {
@@ -360,6 +375,7 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 		if err != nil {
 			return err
 		}
+		after = rowid
 		if _, err := b.insFTS.ExecContext(ctx, rowid, c.Text, c.Section, f.Title, authors); err != nil {
 			return err
 		}
@@ -377,7 +393,12 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 			}
 		}
 	}
-	b.chunks += len(n.Chunks)
+	b.chunks += len(n.Chunks) - edited
+	if edited > 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE notes SET edited = ? WHERE id = ?`, edited, id); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -458,7 +479,7 @@ func (b *batch) remove(ctx context.Context, id int64) error {
 			return err
 		}
 	}
-	for _, q := range []string{`DELETE FROM chunks WHERE note_id = ?`, `DELETE FROM aliases WHERE note_id = ?`, `DELETE FROM notes WHERE id = ?`} {
+	for _, q := range []string{`DELETE FROM chunks WHERE note_id = ?`, `DELETE FROM edited_chunks WHERE note_id = ?`, `DELETE FROM aliases WHERE note_id = ?`, `DELETE FROM notes WHERE id = ?`} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return err
 		}

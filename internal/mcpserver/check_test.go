@@ -36,7 +36,7 @@ func TestVerifyQuote(t *testing.T) {
 	}{
 		{"verbatim", changPhrase, changKey, check.Verified, changKey, changChunk, ""},
 		{"verbatim in quotation marks", "“" + changPhrase + "”", changKey, check.Verified, changKey, changChunk, ""},
-		{"verbatim without a key", changPhrase, "", check.Misattributed, changKey, changChunk, ""},
+		{"verbatim without a key: where it is", changPhrase, "", check.Verified, changKey, changChunk, ""},
 		{"typographic dashes", strings.ReplaceAll(shenPhrase, "-", "–"), shenKey, check.Repaired, shenKey, shenChunk, shenPhrase},
 		{"other paper's words", changPhrase, shenKey, check.Misattributed, changKey, changChunk, ""},
 		{"one word changed", strings.Replace(changPhrase, "familiar", "unfamiliar", 1), changKey, check.Unverified, "", chunk{}, ""},

@@ -252,39 +252,26 @@ func TestServeStdout(t *testing.T) {
 
 // e2eOutput is what test/mcp-e2e/client.mjs prints.
 type e2eOutput struct {
-	OK       bool     `json:"ok"`
-	Failures []string `json:"failures"`
-	Server   struct {
-		Name    string `json:"name"`
-		Version string `json:"version"`
-	} `json:"server"`
-	Tools []struct {
-		Name     string   `json:"name"`
-		Required []string `json:"required"`
-	} `json:"tools"`
-	Cite map[string]struct {
-		IsError bool   `json:"isError"`
-		Text    string `json:"text"`
-	} `json:"cite"`
-	Recall struct {
-		IsError           bool         `json:"isError"`
-		Text              string       `json:"text"`
-		StructuredContent recallOutput `json:"structuredContent"`
-	} `json:"recall"`
-	UnknownKey struct {
-		CiteKey string `json:"cite_key"`
-		IsError bool   `json:"isError"`
-		Text    string `json:"text"`
-	} `json:"unknown_key"`
-	NoResults struct {
-		Query   string `json:"query"`
-		IsError bool   `json:"isError"`
-		Text    string `json:"text"`
-	} `json:"no_results"`
+	OK       bool                       `json:"ok"`
+	Failures []string                   `json:"failures"`
+	Steps    map[string]json.RawMessage `json:"steps"`
 }
 
-// TestTypeScriptClient runs the official MCP TypeScript client against the
-// built binary serving a library prepared by the binary itself.
+// s2orcKey is pm_2020.acl-main.447.pdf: 15 pages, printed page numbers
+// 4969-4983 in its footers (no page labels), and the sentence of issue 13,
+// "Yet, existing corpora are not without their limi-\ntations.", on page 2.
+const (
+	s2orcKey = "lo2020s2orc"
+	s2orcPDF = "pm_2020.acl-main.447.pdf"
+)
+
+// TestTypeScriptClient runs the agent scenario of test/mcp-e2e/client.mjs
+// with the official MCP TypeScript client against the built binary serving
+// a library prepared by the binary itself: recall → read the full chunk →
+// quote it in a LaTeX and a markdown draft → check_draft ok → cite → bib;
+// then the note is edited by hand, and the edited text must never be
+// verified, repaired or returned as a source, with every answer saying
+// why.
 func TestTypeScriptClient(t *testing.T) {
 	corpustest.Slow(t, "builds cmd/crossmem and runs node")
 	node, err := exec.LookPath("node")
@@ -295,20 +282,19 @@ func TestTypeScriptClient(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
 		t.Skipf("test/mcp-e2e/node_modules is missing the MCP TypeScript SDK: run npm ci in test/mcp-e2e (%v)", err)
 	}
-	pdf := corpustest.Dir(t, "pdf", changPDF)
 	bin := buildBinary(t)
-
 	lib := library{Home: filepath.Join(t.TempDir(), "home")}
-	if out := lib.runBinary(t, bin, "capture", pdf, "--cite-key", changKey); !strings.Contains(out, "cite_key: "+changKey) {
-		t.Fatalf("capture printed %q, want cite_key: %s", out, changKey)
+	for key, pdf := range map[string]string{changKey: changPDF, s2orcKey: s2orcPDF} {
+		if out := lib.runBinary(t, bin, "capture", corpustest.Dir(t, "pdf", pdf), "--cite-key", key); !strings.Contains(out, "cite_key: "+key) {
+			t.Fatalf("capture printed %q, want cite_key: %s", out, key)
+		}
+		lib.runBinary(t, bin, "compile", key, "--no-llm")
 	}
-	lib.runBinary(t, bin, "compile", changKey, "--no-llm")
-	notePath := lib.notePath(t, changKey)
-	citations := noteCitations(t, notePath)
 
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), bin, changKey, changPhrase)
+	work := t.TempDir()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), bin, work)
 	cmd.Dir = dir
 	cmd.Env = lib.processEnv()
 	var stdout, stderr bytes.Buffer
@@ -321,55 +307,13 @@ func TestTypeScriptClient(t *testing.T) {
 	if runErr != nil || !got.OK || len(got.Failures) > 0 {
 		t.Errorf("client.mjs: %v, ok=%v, failures:\n%s\nstderr:\n%s", runErr, got.OK, strings.Join(got.Failures, "\n"), stderr.String())
 	}
-
-	if got.Server.Name != "crossmem" || got.Server.Version != cli.Version {
-		t.Errorf("server = %+v, want crossmem %s", got.Server, cli.Version)
-	}
-	if len(got.Tools) != 4 {
-		t.Errorf("tools = %+v, want crossmem_check_draft, crossmem_cite, crossmem_recall, crossmem_verify_quote", got.Tools)
-	}
-	for _, f := range []struct{ name, heading string }{{"apa", "APA"}, {"bibtex", "BibTeX"}, {"default", "BibTeX"}} {
-		if c := got.Cite[f.name]; c.IsError || c.Text != citations[f.heading] {
-			t.Errorf("crossmem_cite %s: isError %v, text\n%s\nwant the note's %s section:\n%s", f.name, c.IsError, c.Text, f.heading, citations[f.heading])
+	// The scenario ran to its end, and wrote the bibliography.
+	for _, step := range []string{"read", "check_latex", "check_markdown", "bib", "after_edit_verify_edited", "after_edit_recall", "after_edit_read", "after_edit_check_latex"} {
+		if _, ok := got.Steps[step]; !ok {
+			t.Errorf("client.mjs did not reach step %s", step)
 		}
 	}
-	if !strings.HasPrefix(got.Cite["bibtex"].Text, "@") {
-		t.Errorf("BibTeX does not start with @: %q", got.Cite["bibtex"].Text)
+	if data, err := os.ReadFile(filepath.Join(work, "refs.bib")); err != nil || !bytes.Contains(data, []byte("{"+s2orcKey+",")) {
+		t.Errorf("refs.bib: %v\n%s", err, data)
 	}
-
-	res := got.Recall.StructuredContent.Results
-	if got.Recall.IsError || len(res) == 0 {
-		t.Fatalf("crossmem_recall: isError %v, text %q", got.Recall.IsError, got.Recall.Text)
-	}
-	if res[0].CiteKey != changKey || res[0].Link != "file://"+filepath.ToSlash(notePath) {
-		t.Errorf("crossmem_recall first result: [%s] %s, want [%s] file://%s", res[0].CiteKey, res[0].Link, changKey, notePath)
-	}
-	if !strings.HasPrefix(got.Recall.Text, "1. ["+changKey+"] ") {
-		t.Errorf("crossmem_recall text: %.200q", got.Recall.Text)
-	}
-
-	title := lineAfter(t, notePath, "# ")
-	if want := "Error: cite_key '" + got.UnknownKey.CiteKey + "' not found. Did you mean:\n- " + changKey + " — " + title; !got.UnknownKey.IsError || got.UnknownKey.Text != want {
-		t.Errorf("unknown cite key: isError %v, text\n%s\nwant\n%s", got.UnknownKey.IsError, got.UnknownKey.Text, want)
-	}
-	if want := "No results for query: '" + got.NoResults.Query + "'"; got.NoResults.IsError || got.NoResults.Text != want || got.NoResults.Query == "" {
-		t.Errorf("no results: isError %v, text %q, want %q", got.NoResults.IsError, got.NoResults.Text, want)
-	}
-}
-
-// lineAfter returns the rest of the first line of path starting with
-// prefix.
-func lineAfter(t *testing.T, path, prefix string) string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, prefix); ok {
-			return rest
-		}
-	}
-	t.Fatalf("%s: no line starting with %q", path, prefix)
-	return ""
 }

@@ -210,7 +210,8 @@ func connect(t *testing.T, lib library) *mcp.ClientSession {
 		}
 	}
 	citer := &cite.Citer{Lib: l}
-	s := &mcpserver.Server{Citer: citer, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: citer}, Version: "test", BeforeSearch: sync}
+	s := &mcpserver.Server{Citer: citer, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: citer}, Index: ix, Library: l,
+		Home: l.Home, Version: "test", BeforeSearch: sync}
 	serverT, clientT := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -398,6 +399,10 @@ type recallOutput struct {
 		Link    string  `json:"link"`
 		Score   float64 `json:"score"`
 	} `json:"results"`
+	Withheld []struct {
+		CiteKey string `json:"cite_key"`
+		ChunkID string `json:"chunk_id"`
+	} `json:"withheld"`
 }
 
 // recall calls crossmem_recall and checks that its text and structured
@@ -468,6 +473,11 @@ func TestToolsList(t *testing.T) {
 		if tool.Description == "" {
 			t.Errorf("%s has no description", tool.Name)
 		}
+		// Every tool only reads the local library.
+		if a := tool.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint ||
+			a.DestructiveHint == nil || *a.DestructiveHint || a.Title == "" {
+			t.Errorf("%s annotations %+v: want a title, readOnlyHint, idempotentHint, destructiveHint false, openWorldHint false", tool.Name, a)
+		}
 		if tool.OutputSchema == nil {
 			t.Errorf("%s has no output schema", tool.Name)
 		}
@@ -488,8 +498,20 @@ func TestToolsList(t *testing.T) {
 			}
 		}
 	})
-	if want := []string{"crossmem_check_draft", "crossmem_cite", "crossmem_recall", "crossmem_verify_quote"}; !slices.Equal(names, want) {
+	if want := []string{"crossmem_check_draft", "crossmem_cite", "crossmem_list", "crossmem_read", "crossmem_recall", "crossmem_verify_quote"}; !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
+	}
+	// The instructions name the library served.
+	if ins := cs.InitializeResult().Instructions; !strings.Contains(ins, "library at "+fixtureLibrary(t).Home+": 2 paper(s), 2 compiled") {
+		t.Errorf("instructions do not state the library and its papers:\n%s", ins)
+	}
+	rd := schemas["crossmem_read"]
+	if !slices.Equal(rd.Required, []string{"cite_key"}) || rd.Properties["chunk_id"].Type != "string" || rd.Properties["page"].Type != "integer" ||
+		rd.Properties["page_label"].Type != "string" || rd.Properties["section"].Type != "string" {
+		t.Errorf("crossmem_read schema %+v: want required [cite_key], chunk_id, page, page_label, section", rd)
+	}
+	if ls := schemas["crossmem_list"]; !slices.Equal(ls.Properties["state"].Enum, []string{"compiled", "captured", "metadata-only"}) {
+		t.Errorf("crossmem_list state enum = %v", ls.Properties["state"].Enum)
 	}
 	vq := schemas["crossmem_verify_quote"]
 	if vq.Type != "object" || !slices.Equal(vq.Required, []string{"quote"}) || vq.Properties["quote"].Type != "string" || vq.Properties["cite_key"].Type != "string" {
@@ -525,6 +547,10 @@ func TestToolsList(t *testing.T) {
 	}
 	if p := rec.Properties["limit"]; p.Type != "integer" || string(p.Default) != "5" {
 		t.Errorf("limit: type %q, default %s; want integer, 5", p.Type, p.Default)
+	}
+	// The type filter offers the chunk types there are (no "caption").
+	if p := rec.Properties["type"]; !slices.Contains(p.Enum, "paragraph") || !slices.Contains(p.Enum, "figure") || slices.Contains(p.Enum, "caption") {
+		t.Errorf("type enum = %v", p.Enum)
 	}
 }
 
@@ -831,9 +857,11 @@ func TestNoticesChanges(t *testing.T) {
 	if err := os.WriteFile(shen, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	hits, _ = recall(t, cs, map[string]any{"query": "zqxjvw"})
-	if len(hits) != 1 || hits[0].CiteKey != shenKey {
-		t.Errorf("after editing the note: %+v, want the edited chunk of %s", hits, shenKey)
+	// The edited chunk no longer matches its text_sha256: it is withheld,
+	// never served, and the answer says why.
+	hits, out := recall(t, cs, map[string]any{"query": "zqxjvw"})
+	if len(hits) != 0 || len(out.Withheld) != 1 || out.Withheld[0].CiteKey != shenKey {
+		t.Errorf("after editing the note: hits %+v, withheld %+v; want no hits and the edited chunk of %s withheld", hits, out.Withheld, shenKey)
 	}
 
 	// Remove a note: it is gone.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/crossmem/crossmem/internal/check"
+	"github.com/crossmem/crossmem/internal/hint"
 )
 
 // Report renders a draft's check for people and agents: a summary line,
@@ -18,9 +19,13 @@ func Report(r *check.Report) string {
 	if !r.OK {
 		verdict = "FAILED"
 	}
-	fmt.Fprintf(&b, "%s: %s — %d quotations (%s), %d cited keys (%s)\n", r.Draft, verdict,
+	strict := ""
+	if r.Strict {
+		strict = ", strict"
+	}
+	fmt.Fprintf(&b, "%s: %s — %d quotations (%s), %d cited keys (%s%s)\n", r.Draft, verdict,
 		len(r.Quotations), countList(r.Counts.Quotations, check.QuoteStatuses),
-		len(r.Citations), countList(r.Counts.Citations, check.CiteStatuses))
+		len(r.Citations), countList(r.Counts.Citations, check.CiteStatuses), strict)
 	writeGroups(&b, r.Quotations, check.QuoteStatuses, "quotations",
 		func(q check.QuoteResult) string { return q.Status }, func(q check.QuoteResult) string { return indent(Quote(&q)) })
 	writeGroups(&b, r.Citations, check.CiteStatuses, "cite keys",
@@ -40,15 +45,27 @@ func Quote(q *check.QuoteResult) string {
 		b.WriteString(" " + lineRange(q.Line, q.EndLine))
 	}
 	cited := "cites nothing"
+	if q.Source != nil && (q.Status == check.Verified || q.Status == check.Repaired) {
+		cited = "no cite key given"
+	}
 	if len(q.CitedKeys) > 0 {
 		cited = "cites " + strings.Join(q.CitedKeys, ", ")
+	}
+	if ay := q.AuthorYear; ay != nil && len(q.CitedKeys) == 0 {
+		cited = fmt.Sprintf("cites (%s, %s)", ay.Author, ay.Year)
 	}
 	fmt.Fprintf(&b, " (%s): %q\n", cited, excerpt(q.Quote, 300))
 	if s := q.Source; s != nil {
 		fmt.Fprintf(&b, "  source: %s %s\n", s.CiteKey, chunkList(s.Chunks))
-		if q.Status != check.Verified {
-			fmt.Fprintf(&b, "  source text: %q\n", s.Text)
+		if q.Status == check.Repaired || q.Match == check.Repaired || (q.Status == check.Misattributed && s.Text != collapse(q.Quote)) {
+			fmt.Fprintf(&b, "  paste: %q\n", s.Text)
+			if s.Verbatim != "" && s.Verbatim != s.Text {
+				fmt.Fprintf(&b, "  (text layer: %q)\n", s.Verbatim)
+			}
 		}
+	}
+	if p := q.Page; p != nil && !p.OK {
+		fmt.Fprintf(&b, "  page: cite p. %s, not %s\n", p.Found, p.Locator)
 	}
 	for _, p := range q.Nearest {
 		fmt.Fprintf(&b, "  nearest: %s %s %s (similarity %.2f): %q\n", p.CiteKey, p.ChunkID, pageRef(p.Page, p.PageLabel), p.Similarity, excerpt(p.Text, 300))
@@ -56,8 +73,13 @@ func Quote(q *check.QuoteResult) string {
 	for _, n := range q.Notes {
 		fmt.Fprintf(&b, "  note: %s\n", n)
 	}
+	if len(q.Edited) > 0 {
+		fmt.Fprintf(&b, "  hint: %s\n", Hint(hint.Action{Kind: hint.VerifyEdits, Key: q.Edited[0].CiteKey}))
+	}
 	return b.String()
 }
+
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // writeGroups writes items grouped by status in the order given, each
 // group under a "<status> <what> (<n>):" heading; empty groups are left
@@ -138,6 +160,11 @@ func citationResult(c check.CitationResult) string {
 	}
 	for _, w := range c.Warnings {
 		fmt.Fprintf(&b, "    warning: %s\n", excerpt(w, 300))
+	}
+	if n := len(c.EditedChunks); n > 0 {
+		fmt.Fprintf(&b, "    edited: the note of %s was edited by hand: %d chunk(s) (%s) no longer match their text_sha256 and are not served\n",
+			c.CiteKey, n, excerpt(strings.Join(c.EditedChunks, ", "), 120))
+		fmt.Fprintf(&b, "    hint: %s\n", Hint(hint.Action{Kind: hint.VerifyEdits, Key: c.CiteKey}))
 	}
 	return b.String()
 }

@@ -104,6 +104,23 @@ func Hint(a hint.Action) string {
 		return "start the server (e.g. `llama-server -m <model.gguf> --port 8080`), or set [llm] url in the config file to where it runs"
 	case hint.ChooseModel:
 		return "set [llm] model in the config file to a model the server lists"
+	case hint.VerifyEdits:
+		if a.Key == "" {
+			return "see the edits with: crossmem verify; crossmem compile <cite_key> restores a note's text from the PDF (discarding the edits)"
+		}
+		return "see the edits with: crossmem verify " + key + "; crossmem compile " + key + " restores the text from the PDF (discarding the edits)"
+	case hint.ExportDraft:
+		return "give the draft's source (.tex, .md, .txt): export a word-processor document as markdown first (e.g. pandoc draft.docx -o draft.md); quotations in a paper's PDF are checked by compiling it (crossmem capture, crossmem compile)"
+	case hint.CheckHome:
+		return "check CROSSMEM_HOME (or home in ~/.crossmem/config.toml): it names " + a.Path + "; a capture creates the library there"
+	case hint.RekeyThenRestore:
+		return "rename the paper that now has " + key + " (crossmem rekey " + key + " <new_key>), then run crossmem restore again"
+	case hint.ListWarnings:
+		return "see them with: crossmem list --warnings; crossmem refresh <cite_key> checks a paper's metadata against the sources again"
+	case hint.ListTrash:
+		return "crossmem restore lists them; crossmem restore <cite_key> puts one back"
+	case hint.UpdateIndex:
+		return "crossmem index brings it up to date (search, check and the MCP server also do before they answer)"
 	case hint.EnrichAgain:
 		if a.Key != "" {
 			return "run crossmem enrich " + a.Key + " again to ask for the rest"

@@ -127,9 +127,9 @@ unverified quotations (1):
     nearest: vaswani2017attention p2s0c1 p.2 (similarity 0.50): "inv"
 
 repaired quotations (1):
-  repaired line 9 (cites nothing): "“curly”"
+  repaired line 9 (no cite key given): "“curly”"
     source: x p3s0c1 p.3 bbox [0.0 0.0 0.0 0.0] sha256=
-    source text: "\"curly\""
+    paste: "\"curly\""
     note: the quotation cites nothing; it is from x
 
 verified quotations (1):

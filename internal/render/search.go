@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/search"
 )
 
@@ -12,12 +13,15 @@ import (
 type RecallOutput struct {
 	Query   string       `json:"query"`
 	Results []search.Hit `json:"results"` // never null
-	Notes   []string     `json:"notes,omitempty"`
+	// Withheld are matching chunks edited by hand in their notes: not
+	// served (search.Result.Withheld).
+	Withheld []search.Withheld `json:"withheld,omitempty"`
+	Notes    []string          `json:"notes,omitempty"`
 }
 
 // Recall returns the JSON shape of res, the answer to query.
 func Recall(query string, res *search.Result) RecallOutput {
-	out := RecallOutput{Query: query, Results: res.Hits, Notes: res.Notes}
+	out := RecallOutput{Query: query, Results: res.Hits, Withheld: res.Withheld, Notes: res.Notes}
 	if out.Results == nil {
 		out.Results = []search.Hit{}
 	}
@@ -83,8 +87,34 @@ func Explain(hits []search.Hit, notes []string) string {
 // hits, then with explain the lanes' notes and scores.
 func SearchText(query string, res *search.Result, explain bool) string {
 	text := Hits(query, res.Hits)
+	if w := Withheld(res.Withheld); w != "" {
+		text += "\n\n" + w
+	}
 	if explain {
 		text += "\n" + Explain(res.Hits, res.Notes)
 	}
 	return text
+}
+
+// Withheld renders the chunks a search did not serve because their notes
+// were edited by hand, with what to do; "" when there are none.
+func Withheld(ws []search.Withheld) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	keys := []string{}
+	seen := map[string]bool{}
+	fmt.Fprintf(&b, "Withheld (%d): edited by hand in the note, so never served as a source (the text no longer matches its text_sha256):", len(ws))
+	for _, w := range ws {
+		fmt.Fprintf(&b, "\n- [%s] %s %s", w.CiteKey, w.ChunkID, pageRef(w.Page, w.PageLabel))
+		if !seen[w.CiteKey] {
+			seen[w.CiteKey] = true
+			keys = append(keys, w.CiteKey)
+		}
+	}
+	for _, k := range keys {
+		fmt.Fprintf(&b, "\nHint: %s", Hint(hint.Action{Kind: hint.VerifyEdits, Key: k}))
+	}
+	return b.String()
 }

@@ -92,9 +92,28 @@ type Explain struct {
 	Fused float64 `json:"fused"`
 }
 
+// Withheld is a chunk that would have matched a query but is not served:
+// its text in the note no longer hashes to its text_sha256 (the note was
+// edited by hand; `crossmem verify` shows the edit).
+type Withheld struct {
+	CiteKey string `json:"cite_key"`
+	ChunkID string `json:"chunk_id"`
+	Page    int    `json:"page"`
+	// PageLabel is the printed page label; "" when the PDF declares none.
+	PageLabel string `json:"page_label,omitempty"`
+	Note      string `json:"note"` // the note's path
+	// TextSHA256 is the hash the note records for the chunk (of the text
+	// compile wrote), ActualSHA256 the hash of the text it holds now.
+	TextSHA256   string `json:"text_sha256"`
+	ActualSHA256 string `json:"actual_sha256"`
+}
+
 // Result is the answer to a Query.
 type Result struct {
 	Hits []Hit `json:"results"`
+	// Withheld are chunks edited by hand that the query matches: never
+	// served, listed so the reader knows why they are missing.
+	Withheld []Withheld `json:"withheld,omitempty"`
 	// Notes describe the lanes used, with Query.Explain: which were on,
 	// which were off and why (e.g. no embedding server).
 	Notes []string `json:"notes,omitempty"`

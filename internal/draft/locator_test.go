@@ -1,0 +1,117 @@
+package draft
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestLocators(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       string // key=locator, space-separated
+	}{
+		{"x.tex", `\cite[p.~11]{a}`, "a=p.~11"},
+		{"x.tex", `\citep[see][pp.~3--4]{a,b}`, "a=pp.~3--4 b=pp.~3--4"},
+		{"x.tex", `\textcite[chap.~2]{a} \cite{b}`, "a=chap.~2 b="},
+		{"x.tex", `\parencite[11]{a}`, "a=11"},
+		{"x.tex", `\cites[p.~3]{a}[p.~5]{b}`, "a=p.~3 b=p.~5"},
+		{"x.tex", `\volcite{2}[45]{a}`, "a=45"},
+		{"x.md", `[@a, p. 11]`, "a=p. 11"},
+		{"x.md", `[see @a, pp. 33-35; also @b, chap. 1]`, "a=pp. 33-35 b=chap. 1"},
+		{"x.md", `[@a]`, "a="},
+		{"x.md", `@a [p. 33] says`, "a=p. 33"},
+		{"x.md", `@a [see @b] says`, "a= b="},
+	} {
+		var got []string
+		for _, c := range Scan(tc.name, []byte(tc.text)).Citations {
+			got = append(got, c.Key+"="+c.Locator)
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%s %q: %v, want %s", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestPages(t *testing.T) {
+	for in, want := range map[string]string{
+		"p.~11":           "11-11",
+		"p. 11":           "11-11",
+		"11":              "11-11",
+		"pp. 3--4":        "3-4",
+		`pp.\,3–4`:        "3-4",
+		"pp. 123-45":      "123-145",
+		"page 7":          "7-7",
+		"p. xii":          "xii-xii",
+		"S. 12f.":         "12-12",
+		"chap. 2":         "",
+		"fig. 3":          "",
+		"p. 11, n. 3":     "",
+		"pp. 3-4, 7-9":    "",
+		"":                "",
+		"section 4, p. 5": "",
+	} {
+		first, last, ok := Pages(in)
+		got := ""
+		if ok {
+			got = first + "-" + last
+		}
+		if got != want {
+			t.Errorf("Pages(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestAuthorYear(t *testing.T) {
+	md := `As they write, "existing corpora are not without their limitations" (Lo et al., 2020, p. 4970).
+
+Lo and Wang (2020, pp. 4970–4971) say "existing corpora are not without their limitations".
+
+"A quotation with a key of its own here" [@k2020, p. 3] (Smith, 2019, p. 4).
+
+(Nobody, 2019) has no quotation near.
+`
+	d := Scan("x.md", []byte(md))
+	if len(d.AuthorYears) != 4 {
+		t.Fatalf("author-year references %+v, want 4", d.AuthorYears)
+	}
+	if len(d.Quotations) != 3 {
+		t.Fatalf("quotations %+v, want 3", d.Quotations)
+	}
+	ay, ok := d.AuthorYearFor(0)
+	if !ok || ay.Author != "Lo" || ay.Year != "2020" || ay.Locator != "p. 4970" || d.Locator(0) != "p. 4970" {
+		t.Errorf("quotation 1: %+v %v, locator %q", ay, ok, d.Locator(0))
+	}
+	ay, ok = d.AuthorYearFor(1)
+	if !ok || ay.Author != "Lo" || ay.Locator != "pp. 4970–4971" {
+		t.Errorf("quotation 2 (narrative, before it): %+v %v", ay, ok)
+	}
+	// A quotation that cites a key keeps its key's locator.
+	if _, ok := d.AuthorYearFor(2); ok || d.Locator(2) != "p. 3" {
+		t.Errorf("quotation 3: author-year %v, locator %q", ok, d.Locator(2))
+	}
+	tex := "As \\citet{x} note, ``words of a quotation with many words here'' (Lo et al., 2020, p.~4970).\n"
+	if ay, ok := Scan("x.tex", []byte(tex)).AuthorYearFor(0); ok {
+		t.Errorf("a quotation with a key has an author-year reference: %+v", ay)
+	}
+}
+
+func TestCheckText(t *testing.T) {
+	var nt *NotTextError
+	for in, what := range map[string]string{
+		"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n":     "a PDF",
+		"PK\x03\x04\x14\x00\x06\x00":        "a ZIP archive (.docx, .odt, .epub)",
+		"text with a NUL \x00 byte":         "binary data",
+		strings.Repeat("\xff\xfe\xfd", 100): "binary data (not UTF-8 text)",
+	} {
+		err := CheckText("d", []byte(in))
+		if !errors.As(err, &nt) || nt.What != what {
+			t.Errorf("%.20q: %v, want %s", in, err, what)
+		}
+	}
+	for _, in := range []string{"", "\\section{Intro}\nText ``quoted''.\n", "# Notes\n\nCaf\xe9 in Latin-1 once.\n", "Ünïcödé — “quotes”"} {
+		if err := CheckText("d", []byte(in)); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+}
