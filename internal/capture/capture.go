@@ -499,7 +499,7 @@ func (c *run) fromPDF(ctx context.Context) error {
 	}
 	switch {
 	case errors.Is(err, reconcile.ErrSourcesFailed):
-		c.lookupPending(failedWhat(c.consulted, err))
+		c.lookupPending(c.failedWhat(err))
 		return nil
 	case !errors.Is(err, reconcile.ErrNotFound):
 		return err
@@ -516,7 +516,7 @@ func (c *run) fromPDF(ctx context.Context) error {
 			reconcile.Witness(c.rec, own)
 			return nil
 		} else if errors.Is(err2, reconcile.ErrSourcesFailed) {
-			c.lookupPending(failedWhat(c.consulted, err2))
+			c.lookupPending(c.failedWhat(err2))
 			return nil
 		}
 	}
@@ -600,13 +600,13 @@ func (c *run) lookupPending(why string) {
 }
 
 // failedWhat says in a few words which sources failed and how.
-func failedWhat(consulted []metadata.Consultation, err error) string {
-	names := reconcile.FailedSources(consulted)
+func (c *run) failedWhat(err error) string {
+	names := reconcile.FailedSources(c.consulted)
 	if len(names) == 0 {
 		return fmt.Sprint(err)
 	}
 	detail := ""
-	for _, x := range consulted {
+	for _, x := range c.consulted {
 		if x.Outcome == metadata.OutcomeFailed {
 			detail = x.Detail
 			break
@@ -614,6 +614,9 @@ func failedWhat(consulted []metadata.Consultation, err error) string {
 	}
 	if i := strings.LastIndex(detail, ": "); i >= 0 {
 		detail = detail[i+2:]
+	}
+	if strings.Contains(detail, context.DeadlineExceeded.Error()) {
+		detail = "no answer within " + c.o.metadataTimeout().String()
 	}
 	return fmt.Sprintf("%s failed (%s)", strings.Join(names, ", "), detail)
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // waitNotice is how long a metadata lookup may go unseen before a
-// terminal-less run says what it waits for.
+// terminal-less run says what it waits for (half the deadline when that
+// is shorter).
 const waitNotice = 5 * time.Second
 
 // lookups shows the metadata questions of a capture or a refresh while
@@ -103,7 +104,7 @@ func (l *lookups) tick() {
 			continue
 		}
 		s := l.sources()
-		if s == "" || l.noticed || time.Since(l.started) < waitNotice {
+		if s == "" || l.noticed || time.Since(l.started) < min(waitNotice, l.limit/2) {
 			continue
 		}
 		l.noticed = true
