@@ -48,6 +48,18 @@ func findAuthors(ls []*line, t *title, end float64) []metadata.Name {
 	return namesFrom(near)
 }
 
+// namesUnder reports whether the first line under t (below its bottom,
+// not rotated) reads as a line of names.
+func namesUnder(ls []*line, t *title) bool {
+	for _, l := range byTop(ls) {
+		if l.Box.Y1 < t.bottom()+1 {
+			_, ok := lineNames(l)
+			return ok
+		}
+	}
+	return false
+}
+
 // namesFrom returns the names on the lines (top to bottom) that read as
 // lines of names, in reading order.
 func namesFrom(ls []*line) []metadata.Name {

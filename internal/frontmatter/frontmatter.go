@@ -99,25 +99,42 @@ func Read(pages []*pdf.Page) *Result {
 	res.DOIs = findDOIs(idLines, height)
 
 	end := frontEnd(first, body, width, math.Inf(1))
-	t := findTitle(first, end, body, height)
-	if t != nil {
-		res.Authors = findAuthors(first, t, end)
-		switch {
-		case t.rule == ruleFirstLine && len(res.Authors) == 0 && !t.bold,
-			t.rule == ruleLargest && len(res.Authors) == 0 && !t.atTop(first, height):
-			// Large type in the middle of a page with no names under it
-			// (a section heading), or a plain first line: not a title.
-			t, res.Authors = nil, nil
+	// The title: of the blocks set large, the first with names under it,
+	// else the largest when nothing but the page's top margin is above it
+	// (a document without authors); a plain first line only in bold or
+	// with names under it.
+	var t *title
+	groups := findTitles(first, end, body, height)
+	if len(groups) > 1 && groups[0].atTop(first, height) && groups[1].top() < groups[0].bottom() &&
+		groups[1].size >= runningScale*body && namesUnder(first, groups[1]) && !namesUnder(first, groups[0]) {
+		// A masthead set larger than the title, which has the names under it.
+		groups = groups[1:]
+	}
+	for _, c := range groups {
+		if names := findAuthors(first, c, end); len(names) > 0 {
+			t, res.Authors = c, names
+			break
+		}
+	}
+	if t == nil {
+		if cs := findTitles(first, end, body, height); len(cs) > 0 {
+			c := cs[0]
+			if c.rule == ruleFirstLine && c.bold || c.rule == ruleLargest && c.atTop(first, height) {
+				t = c
+			}
 		}
 	}
 	if t == nil {
 		// An article may begin part-way down a page, under the end of the
-		// one before it: its title is the largest type on the page, with
-		// names under it.
-		if t2 := findTitle(first, 0, body, height); t2 != nil && t2.rule == ruleLargest {
-			end2 := frontEnd(first, body, width, t2.bottom())
-			if names := findAuthors(first, t2, end2); len(names) > 0 {
-				t, end, res.Authors = t2, end2, names
+		// one before it: its title is set large, with names under it.
+		for _, c := range findTitles(first, 0, body, height) {
+			if c.rule != ruleLargest {
+				continue
+			}
+			end2 := frontEnd(first, body, width, c.bottom())
+			if names := findAuthors(first, c, end2); len(names) > 0 {
+				t, end, res.Authors = c, end2, names
+				break
 			}
 		}
 	}

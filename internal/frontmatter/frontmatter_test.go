@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -252,3 +253,23 @@ func FuzzLine(f *testing.F) {
 		}
 	})
 }
+
+// TestReadMasthead reads a page whose journal name is set larger than the
+// title: the title is the large block with names under it.
+func TestReadMasthead(t *testing.T) {
+	e := openEngine(t)
+	var b strings.Builder
+	b.WriteString("BT /F1 30 Tf 1 0 0 1 72 730 Tm (Applied Examples Today) Tj ET\n")
+	b.WriteString("BT /F1 18 Tf 1 0 0 1 72 670 Tm (A Study of Titles Set Smaller than Mastheads) Tj ET\n")
+	b.WriteString("BT /F1 12 Tf 1 0 0 1 72 645 Tm (Grace Hopper and Alan Turing) Tj ET\n")
+	y := 600
+	for _, l := range pdftest.Prose(14) {
+		b.WriteString("BT /F1 10 Tf 1 0 0 1 72 " + strconv.Itoa(y) + " Tm (" + l + ") Tj ET\n")
+		y -= 13
+	}
+	r := read(t, e, pdftest.Doc([]byte(b.String()), false))
+	if r.Title != "A Study of Titles Set Smaller than Mastheads" || len(r.Authors) != 2 || r.Authors[0].Family != "Hopper" {
+		t.Errorf("title %q authors %+v", r.Title, r.Authors)
+	}
+}
+

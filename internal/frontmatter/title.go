@@ -154,9 +154,16 @@ func (t *title) atTop(ls []*line, height float64) bool {
 	return true
 }
 
-// findTitle finds the title block among the lines above end (the front
-// matter's end, frontEnd) and not in the page's bottom third.
-func findTitle(ls []*line, end, body, height float64) *title {
+// maxTitleGroups is how many size classes findTitles offers.
+const maxTitleGroups = 3
+
+// findTitles finds the title blocks among the lines above end (the front
+// matter's end, frontEnd) and not in the page's bottom third: the block of
+// each size class set at least titleScale times the body size, largest
+// first (a masthead or a label may be set larger than the title; the
+// caller prefers the one with names under it); or, when nothing is set
+// that large, the first line of the page (ruleFirstLine).
+func findTitles(ls []*line, end, body, height float64) []*title {
 	var cands []*line
 	for _, l := range byTop(ls) {
 		if l.Box.Y0 >= end-1 && l.Box.Y1 >= 0.35*height && titleCandidate(l) {
@@ -166,27 +173,50 @@ func findTitle(ls []*line, end, body, height float64) *title {
 	if len(cands) == 0 {
 		return nil
 	}
-	largest := 0.0
-	for _, l := range cands {
-		largest = math.Max(largest, l.Size)
-	}
-	if largest >= titleScale*body {
+	var out []*title
+	done := map[*line]bool{}
+	for len(out) < maxTitleGroups {
+		largest := 0.0
+		for _, l := range cands {
+			if !done[l] {
+				largest = math.Max(largest, l.Size)
+			}
+		}
+		if largest < titleScale*body {
+			break
+		}
 		var first *line
 		for _, l := range cands {
-			if l.Size >= largest-0.6 {
+			if !done[l] && l.Size >= largest-0.6 {
 				first = l
 				break
+			}
+		}
+		for _, l := range cands {
+			if math.Abs(l.Size-largest) <= 0.6 {
+				done[l] = true
 			}
 		}
 		t := grow(cands, first, largest)
 		prefix(cands, t, body)
 		if t.words() >= 2 {
-			return t.finish(ruleLargest)
+			out = append(out, t.finish(ruleLargest))
 		}
 	}
-	// Nothing larger than the body: the first line of the page, when it
-	// stands alone in bold or in the body's size or larger, on top of a
-	// block of at most three lines that does not end a sentence.
+	if len(out) > 0 {
+		return out
+	}
+	if t := firstLine(ls, body, height); t != nil {
+		return []*title{t}
+	}
+	return nil
+}
+
+// firstLine is the title when nothing is set larger than the body: the
+// first line of the page, when it stands alone in bold or in the body's
+// size or larger, on top of a block of at most three lines that does not
+// end a sentence.
+func firstLine(ls []*line, body, height float64) *title {
 	for _, l := range byTop(ls) {
 		if l.Box.Y1 < 0.35*height {
 			break
