@@ -272,4 +272,3 @@ func TestReadMasthead(t *testing.T) {
 		t.Errorf("title %q authors %+v", r.Title, r.Authors)
 	}
 }
-
