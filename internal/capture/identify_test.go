@@ -291,7 +291,9 @@ func TestHangingSourcesDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("capture with hanging sources finished in %v (deadline %v)", took, deadline)
-	if took > deadline+3*time.Second {
+	// Without the deadline the capture would wait for fetch's 30 s per
+	// attempt; the margin is for pdfium under the race detector.
+	if took > 20*time.Second {
 		t.Errorf("capture took %v; the deadline is %v", took, deadline)
 	}
 	p := res.Paper
