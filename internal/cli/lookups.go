@@ -30,7 +30,7 @@ type lookups struct {
 	own     bool // bar is the spinner of this lookup (not the batch's)
 	mu      sync.Mutex
 	asking  map[string]int // source → questions in flight
-	started time.Time
+	started time.Time      // when the first question was asked
 	stop    chan struct{}
 	done    sync.WaitGroup
 	noticed bool
@@ -39,7 +39,7 @@ type lookups struct {
 // newLookups starts showing the lookups of name in stage. bar is the
 // batch's progress bar, or nil for a spinner of its own.
 func (a *app) newLookups(stage, name string, limit time.Duration, bar *progressbar.ProgressBar) *lookups {
-	l := &lookups{a: a, stage: stage, name: name, limit: limit, bar: bar, asking: map[string]int{}, started: time.Now(), stop: make(chan struct{})}
+	l := &lookups{a: a, stage: stage, name: name, limit: limit, bar: bar, asking: map[string]int{}, stop: make(chan struct{})}
 	if a.quiet || a.json {
 		return l
 	}
@@ -63,7 +63,20 @@ func (l *lookups) on(q capture.Lookup) {
 		}
 		return
 	}
+	if l.started.IsZero() {
+		l.started = time.Now() // the deadline runs from the first question
+	}
 	l.asking[q.Source]++
+}
+
+// waited is how long the questions have been running.
+func (l *lookups) waited() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.started.IsZero() {
+		return 0
+	}
+	return time.Since(l.started)
 }
 
 // sources names the sources being asked ("arxiv, crossref"), "" when none.
@@ -81,7 +94,7 @@ func (l *lookups) sources() string {
 func (l *lookups) describe() string {
 	d := "[" + l.stage + "] " + l.name
 	if s := l.sources(); s != "" {
-		d += fmt.Sprintf(": asking %s (%ds)", s, int(time.Since(l.started).Seconds()))
+		d += fmt.Sprintf(": asking %s (%ds)", s, int(l.waited().Seconds()))
 	}
 	return d
 }
@@ -104,11 +117,11 @@ func (l *lookups) tick() {
 			continue
 		}
 		s := l.sources()
-		if s == "" || l.noticed || time.Since(l.started) < min(waitNotice, l.limit/2) {
+		if s == "" || l.noticed || l.waited() < min(waitNotice, l.limit/2) {
 			continue
 		}
 		l.noticed = true
-		l.a.notice("%s: still waiting for %s after %ds (at most %s in all)", l.name, s, int(time.Since(l.started).Seconds()), l.limit.Round(time.Second))
+		l.a.notice("%s: still waiting for %s after %ds (at most %s in all)", l.name, s, int(l.waited().Seconds()), l.limit.Round(time.Second))
 	}
 }
 
