@@ -404,7 +404,11 @@ func inferredSpaces(cs []char) map[int]bool {
 	}
 	typical := median(gaps)
 	for _, p := range pairs {
-		if p.gap > minWordGap && (p.gap > 4*typical || cs[p.at].interleaved) {
+		// Digits drawn apart are never one number (text policy rule 5):
+		// between two digits any gap past minWordGap is a word boundary,
+		// however loosely the rest of the line is set.
+		digits := unicode.IsDigit(cs[p.at].Rune) && p.at > 0 && unicode.IsDigit(prevInk(cs, p.at).Rune)
+		if p.gap > minWordGap && (p.gap > 4*typical || cs[p.at].interleaved || digits) {
 			if out == nil {
 				out = map[int]bool{}
 			}
@@ -537,6 +541,17 @@ func letterSpacing(cs []char) map[int]bool {
 		flush(lens)
 	}
 	return out
+}
+
+// prevInk returns the last character before index i that is not white
+// space.
+func prevInk(cs []char, i int) char {
+	for j := i - 1; j >= 0; j-- {
+		if !isSpace(cs[j].Rune) {
+			return cs[j]
+		}
+	}
+	return char{}
 }
 
 func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
