@@ -33,6 +33,10 @@ import (
 // their own (Table, Figure). The areas are the foundation of figure and
 // table chunks (issue 12 extends them with crops and cells).
 
+// debugFloats, when set (by a test), receives the float finder's
+// decisions.
+var debugFloats func(format string, args ...any)
+
 // floatArea is a table or figure found on a frame.
 type floatArea struct {
 	kind Kind // TableText or FigureText
@@ -162,6 +166,13 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 	var hRules, vRules, marks []pdf.Rect
 	pageArea := extent.Width() * extent.Height()
 	for _, g := range gs {
+		// A graphic reaching far beyond the page is drawn under a clip
+		// that its bounding box does not show (pdfium reports the path's
+		// own extent): where it is visible is not known.
+		mx, my := 0.05*extent.Width(), 0.05*extent.Height()
+		if g.Box.X0 < extent.X0-mx || g.Box.X1 > extent.X1+mx || g.Box.Y0 < extent.Y0-my || g.Box.Y1 > extent.Y1+my {
+			continue
+		}
 		b := g.Box.Intersect(extent)
 		if b == (pdf.Rect{}) {
 			continue
@@ -211,7 +222,7 @@ func horizontalRules(gs []pdf.Graphic) []pdf.Rect {
 // picture, such as a page shown in a figure).
 func holdsRunningText(b pdf.Rect, lines []*Line, ro roles, st Stats) bool {
 	for _, l := range lines {
-		if ro.para[l] && l.Size >= 0.7*st.BodySize && inside(l, b) {
+		if ro.para[l] && !ro.caption[l] && l.Size >= 0.7*st.BodySize && inside(l, b) {
 			return true
 		}
 	}
@@ -538,6 +549,9 @@ func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles,
 	clusters := clusterRects(keep, keepMark, 4)
 	var out []pdf.Rect
 	for _, c := range clusters {
+		if debugFloats != nil {
+			debugFloats("cluster %v marks=%v", c.box, c.marks)
+		}
 		if !c.marks || c.box.Width() < 36 || c.box.Height() < 36 {
 			continue
 		}
@@ -547,12 +561,15 @@ func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles,
 		for _, l := range lines {
 			if inside(l, box) {
 				n++
-				if ro.para[l] && l.Size >= 0.7*st.BodySize {
+				if ro.para[l] && !ro.caption[l] && l.Size >= 0.7*st.BodySize {
 					proseLines++
 				}
 			}
 		}
 		if proseLines*3 > n || proseLines >= 3 {
+			if debugFloats != nil {
+				debugFloats("  rejected: %d of %d lines prose", proseLines, n)
+			}
 			continue
 		}
 		box = grow(box, lines, taken, ro)

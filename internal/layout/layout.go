@@ -482,6 +482,9 @@ func canJoin(a, b *region, all []*region) bool {
 	last := a.lines[len(a.lines)-1]
 	first := b.lines[0]
 	s := math.Max(a.size(), b.size())
+	if centredStack(a, b) && nothingBetween(a, b, all) {
+		return true
+	}
 	if math.Abs(a.size()-b.size()) > 0.12*s {
 		return false
 	}
@@ -504,7 +507,12 @@ func canJoin(a, b *region, all []*region) bool {
 	if (len(a.lines) < 2 || len(b.lines) < 2) && !(prose(last) && prose(first)) || last.Box.Width() < 0.7*math.Max(a.box.Width(), b.box.Width()) {
 		return false
 	}
-	// Nothing else may sit in between.
+	return nothingBetween(a, b, all)
+}
+
+// nothingBetween reports whether no other region sits between a and b
+// (b below a).
+func nothingBetween(a, b *region, all []*region) bool {
 	gap := pdf.Rect{X0: math.Max(a.box.X0, b.box.X0), Y0: b.box.Y1, X1: math.Min(a.box.X1, b.box.X1), Y1: a.box.Y0}
 	for _, o := range all {
 		if o == a || o == b {
@@ -515,6 +523,32 @@ func canJoin(a, b *region, all []*region) bool {
 		}
 	}
 	return true
+}
+
+// centredStack reports whether b continues a as the lines of a centred
+// block of short lines in sizes that may differ (an author's name,
+// affiliation, address and e-mail on a title page): each line centred on
+// the same axis, within a point and a half, one line pitch apart, none
+// of them running text, the sizes within a factor of 1.3.
+func centredStack(a, b *region) bool {
+	last, first := a.lines[len(a.lines)-1], b.lines[0]
+	s := math.Max(last.Size, first.Size)
+	if s <= 0 || math.Min(last.Size, first.Size)*1.3 < s {
+		return false
+	}
+	for _, r := range []*region{a, b} {
+		c := (r.box.X0 + r.box.X1) / 2
+		for _, l := range r.lines {
+			if prose(l) || math.Abs((l.Box.X0+l.Box.X1)/2-c) > 1.5 {
+				return false
+			}
+		}
+	}
+	if math.Abs((a.box.X0+a.box.X1)/2-(b.box.X0+b.box.X1)/2) > 1.5 {
+		return false
+	}
+	pitch := last.Base - first.Base
+	return pitch > 0.5*s && pitch < 1.6*s
 }
 
 // splitParagraphs cuts a region into paragraphs at extra vertical space,
@@ -550,8 +584,8 @@ func splitParagraphs(r *region, st Stats) []*Block {
 			p := lines[i-1]
 			brk := false
 			pitch := p.Base - l.Base
-			if pitch > normal+0.35*s {
-				brk = true
+			if pitch > normal+0.35*s && !centered || pitch > normal+0.6*s {
+				brk = true // extra space (more of it in a centred block of mixed sizes)
 			}
 			ind := l.Box.X0 - left
 			pind := p.Box.X0 - left
