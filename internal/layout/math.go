@@ -1,6 +1,10 @@
 package layout
 
-import "math"
+import (
+	"math"
+	"strings"
+	"unicode"
+)
 
 // Display equations and code listings are not running text either: their
 // lines are typed Equation and Code, and the pieces a page's layout breaks
@@ -17,6 +21,42 @@ func mathLine(l *Line) bool {
 		return true
 	}
 	return l.Ink > 0 && !prose(l) && l.Math*10 >= l.Ink*3
+}
+
+// mathFunctions are the words of mathematics that are not prose.
+var mathFunctions = map[string]bool{
+	"sin": true, "cos": true, "tan": true, "cot": true, "sec": true, "csc": true, "sinh": true, "cosh": true,
+	"tanh": true, "coth": true, "arcsin": true, "arccos": true, "arctan": true, "log": true, "ln": true,
+	"exp": true, "max": true, "min": true, "sup": true, "inf": true, "lim": true, "det": true, "dim": true,
+	"ker": true, "arg": true, "mod": true, "deg": true, "gcd": true, "var": true, "cov": true, "tr": true,
+	"sgn": true, "csgn": true, "erf": true, "argmax": true, "argmin": true, "diag": true,
+}
+
+// mathish reports whether a line has no prose words: no token with three
+// or more letters in a row other than the names of mathematical functions.
+func mathish(l *Line) bool {
+	if prose(l) {
+		return false
+	}
+	for _, t := range strings.Fields(l.Text) {
+		run, best := 0, ""
+		var cur []rune
+		for _, r := range t + " " {
+			if unicode.IsLetter(r) && !isMathRune(r) {
+				run++
+				cur = append(cur, unicode.ToLower(r))
+				continue
+			}
+			if run >= 3 && !mathFunctions[string(cur)] {
+				best = string(cur)
+			}
+			run, cur = 0, cur[:0]
+		}
+		if best != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // mathAndCode types the paragraph blocks of a frame's body (in reading
@@ -47,6 +87,40 @@ func mathAndCode(blocks []*Block) []*Block {
 			b.Kind = Code
 		case maths == len(b.Lines):
 			b.Kind = Equation
+		}
+	}
+	// Pieces of a display next to an equation — a fraction's denominator,
+	// a subscript line, a lone operand — that hold no prose word are part
+	// of it.
+	for changed := true; changed; {
+		changed = false
+		for _, b := range blocks {
+			if b.Kind != Paragraph || len(b.Lines) > 3 {
+				continue
+			}
+			all := true
+			for _, l := range b.Lines {
+				if !mathish(l) {
+					all = false
+					break
+				}
+			}
+			if !all {
+				continue
+			}
+			for _, e := range blocks {
+				if e.Kind != Equation || e == b {
+					continue
+				}
+				s := math.Max(e.Size(), b.Size())
+				gap := math.Max(e.Box.Y0-b.Box.Y1, b.Box.Y0-e.Box.Y1)
+				ov := math.Min(e.Box.X1, b.Box.X1) - math.Max(e.Box.X0, b.Box.X0)
+				if gap < 1.2*s && ov > -s {
+					b.Kind = Equation
+					changed = true
+					break
+				}
+			}
 		}
 	}
 	// Equation numbers join their equation.
