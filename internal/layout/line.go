@@ -108,6 +108,7 @@ func buildLines(chars []pdf.Char, bold []fontFlags) []*Line {
 		}
 	}
 	lines = mergeFragments(lines, bold)
+	lines = attachScripts(lines, bold)
 	for i, l := range lines {
 		l.seq = i
 	}
@@ -670,6 +671,110 @@ func mergeFragments(lines []*Line, bold []fontFlags) []*Line {
 		out = append(out, l)
 	}
 	return out
+}
+
+// attachScripts joins to their line the fragments that pdfium broke off
+// it and that mergeFragments could not join because they are not next to
+// it in the content stream: a subscript set under a superscript (𝛽 with
+// "SLE" above and "1" below), a script after it, or a piece of the same
+// line drawn later. A fragment joins a line when
+//
+//   - it is a script — set at most 1/1.15 of the line's size, four
+//     characters at most or no prose word (mathish) —, its middle lies within
+//     the line's box (grown by 0.15 of the line's size up and down), and
+//     it lies within the line or at most 0.6 of the line's size before its
+//     start or after its end; or
+//   - it is the line's size, on its baseline, and goes on from the line's
+//     end (starting at most 0.8 of its size before it, 0.6 after it).
+//
+// Its characters go in after the line's characters that it overlaps or
+// follows, after the whole run of scripts there, with a space on either
+// side; every character keeps its text, so the text policy's verbatim rule
+// holds. Lines are joined until no more are.
+func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < len(lines) && !changed; i++ {
+			l := lines[i]
+			if l.Vertical {
+				continue
+			}
+			isProse := prose(l)
+			best, bestDist := -1, math.Inf(1)
+			for j, m := range lines {
+				if j == i || m.Vertical || m.Size <= 0 {
+					continue
+				}
+				s := m.Size
+				if l.Box.X1 < m.Box.X0-0.6*s || l.Box.X0 > m.Box.X1+0.6*s {
+					continue
+				}
+				script := l.Size*1.15 <= m.Size
+				if script && (isProse || l.Ink > 4 && !mathish(l)) {
+					continue // a line of smaller text, not a script
+				}
+				cy := (l.Box.Y0 + l.Box.Y1) / 2
+				if script && (cy < m.Box.Y0-0.15*s || cy > m.Box.Y1+0.15*s) {
+					continue
+				}
+				if !script && (math.Abs(l.Size-m.Size) > 0.12*s || math.Abs(l.Base-m.Base) > 0.15*s || l.Box.X0 < m.Box.X1-0.8*s || l.Box.X1 <= m.Box.X1) {
+					continue
+				}
+				d := math.Max(0, math.Max(l.Box.X0-m.Box.X1, m.Box.X0-l.Box.X1))
+				if d < bestDist {
+					best, bestDist = j, d
+				}
+			}
+			if best < 0 {
+				continue
+			}
+			m := lines[best]
+			q := &Line{chars: insertScript(m.chars, l.chars), seq: min(m.seq, l.seq)}
+			q.compute(fonts)
+			q.Size, q.Base = m.Size, m.Base
+			lines[best] = q
+			lines = append(lines[:i], lines[i+1:]...)
+			changed = true
+		}
+	}
+	return lines
+}
+
+// insertScript puts the characters of a fragment into a line's: after the
+// line's characters that start left of the fragment's end, and after the
+// run of smaller characters (scripts) that follows them, separated by
+// generated spaces.
+func insertScript(line, frag []char) []char {
+	var fx0, fx1 float64 = math.Inf(1), math.Inf(-1)
+	for _, c := range frag {
+		if !isSpace(c.Rune) {
+			fx0, fx1 = math.Min(fx0, c.Box.X0), math.Max(fx1, c.Box.X1)
+		}
+	}
+	at := 0
+	for k, c := range line {
+		if !isSpace(c.Rune) && c.Box.X0 < fx1-0.01 {
+			at = k + 1
+		}
+	}
+	// Do not cut a run of script characters (the superscript over a
+	// subscript): go on to its end.
+	if at > 0 && at < len(line) {
+		size := line[at-1].Size
+		for at < len(line) && !isSpace(line[at].Rune) && line[at].Size > 0 && math.Abs(line[at].Size-size) < 0.05*size {
+			at++
+		}
+	}
+	sp := char{Char: pdf.Char{Rune: ' ', Generated: true, Font: -1}}
+	out := append([]char{}, line[:at]...)
+	if at > 0 && !isSpace(out[len(out)-1].Rune) {
+		out = append(out, sp)
+	}
+	out = append(out, frag...)
+	if at < len(line) && !isSpace(line[at].Rune) {
+		out = append(out, sp)
+	}
+	return append(out, line[at:]...)
 }
 
 // overlapping reports whether some inked glyph of a covers half of a glyph
