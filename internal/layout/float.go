@@ -52,7 +52,7 @@ const (
 
 var (
 	numberToken = regexp.MustCompile(`^[-−–+±(\[]*[0-9]+([.,:/][0-9]+)*[%)\]*†‡]*[.,;]?$`)
-	eqNumber    = regexp.MustCompile(`^\(\s*[0-9]{1,3}(\.[0-9]{1,3})?[a-z]?\s*\)$`)
+	eqNumber    = regexp.MustCompile(`^\(\s*([A-Z]\.?\s*)?[0-9]{1,3}(\.[0-9]{1,3})?[a-z]?\s*\)$`)
 )
 
 // lineStats are the features of a line that tell running text from cells.
@@ -576,8 +576,38 @@ func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles,
 		out = append(out, box)
 	}
 	// Areas found twice (a figure grown over a neighbouring cluster) are
-	// merged.
-	return mergeRects(out)
+	// merged, and so are the panels of one figure: areas less than two
+	// body lines apart with no running text or caption between them.
+	out = mergeRects(out)
+	for changed := true; changed; {
+		changed = false
+	outer:
+		for i := range out {
+			for j := i + 1; j < len(out); j++ {
+				a, b := out[i], out[j]
+				gx := math.Max(a.X0, b.X0) - math.Min(a.X1, b.X1)
+				gy := math.Max(a.Y0, b.Y0) - math.Min(a.Y1, b.Y1)
+				if gx > 2*st.BodySize || gy > 2*st.BodySize {
+					continue
+				}
+				u := a.Union(b)
+				clear := true
+				for _, l := range lines {
+					if (ro.running[l] || ro.caption[l]) && inside(l, u) {
+						clear = false
+						break
+					}
+				}
+				if clear {
+					out[i] = u
+					out = append(out[:j], out[j+1:]...)
+					changed = true
+					break outer
+				}
+			}
+		}
+	}
+	return out
 }
 
 type cluster struct {
@@ -646,7 +676,7 @@ func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles) pdf.Rect {
 				continue
 			}
 			s := math.Max(l.Size, 4)
-			near := l.Box.X1 >= box.X0-s && l.Box.X0 <= box.X1+s && l.Box.Y1 >= box.Y0-0.8*s && l.Box.Y0 <= box.Y1+0.8*s
+			near := l.Box.X1 >= box.X0-s && l.Box.X0 <= box.X1+s && l.Box.Y1 >= box.Y0-1.2*s && l.Box.Y0 <= box.Y1+1.2*s
 			if !near {
 				continue
 			}
