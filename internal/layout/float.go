@@ -51,7 +51,9 @@ const (
 )
 
 var (
-	numberToken = regexp.MustCompile(`^[-−–+±(\[]*[0-9]+([.,:/][0-9]+)*[%)\]*†‡]*[.,;]?$`)
+	// numberToken is a cell value: a number (with sign, unit marks,
+	// footnote marks) or a mark that stands for one (a dash, n/a, a tick).
+	numberToken = regexp.MustCompile(`^([-−–+±(\[]*[0-9]+([.,:/][0-9]+)*[%)\]*†‡]*[.,;]?|[-–—✓✔✗✘×]|(?i:n/?a))$`)
 	eqNumber    = regexp.MustCompile(`^\(\s*([A-Z]\.?\s*)?[0-9]{1,3}(\.[0-9]{1,3})?[a-z]?\s*\)$`)
 )
 
@@ -89,11 +91,11 @@ func prose(l *Line) bool {
 	return s.tokens >= 6 && s.words*10 >= s.tokens*6 && l.Box.Width() >= 18*l.Size
 }
 
-// numericRow reports whether a line is a row of numbers: at least three
+// numericRow reports whether a line is a row of numbers: at least two
 // number tokens making at least half of its tokens.
 func numericRow(l *Line) bool {
 	s := statsOf(l)
-	return s.numbers >= 3 && s.numbers*2 >= s.tokens
+	return s.numbers >= 2 && s.numbers*2 >= s.tokens
 }
 
 // roles marks the lines of a frame that no float may take: running text
@@ -287,10 +289,16 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 				vert++
 			}
 		}
+		if debugFloats != nil {
+			debugFloats("rules from %v: run of %d, %d vertical", h[i], len(group), vert)
+		}
 		if len(group) < 3 && !(len(group) == 2 && vert >= 3) {
 			continue
 		}
 		if !tabularText(box, lines, ro) {
+			if debugFloats != nil {
+				debugFloats("  not tabular")
+			}
 			continue
 		}
 		for _, k := range group {
