@@ -37,6 +37,9 @@ func Document(pages []*pdf.Page, s pdf.Structure) []*Page {
 	if !applyOutline(out, s.Outline) {
 		typographicSections(out, st)
 	}
+	if len(out) > 0 {
+		frontMatter(out[0], st)
+	}
 	kinds(out, st)
 	continuations(out)
 	return out
@@ -620,6 +623,96 @@ func headingsNeedText(p *Page) {
 			h.Kind = Paragraph
 		}
 	}
+}
+
+// ---------------------------------------------------------------- front matter
+
+// frontMatter joins into one paragraph the short blocks of the first page
+// that follow a title-like block (set at least 1.2 times the body size,
+// at most four lines, in the top 60 % of the page): the names,
+// affiliations, addresses and e-mail addresses of the authors, or a
+// journal banner's issue line, which a title page sets as a scatter of
+// short lines. A run ends at a heading that names a section (Abstract,
+// 1 Introduction) or one the outline places, at a float or caption, at
+// another title-like block, and at a block of running text (three lines
+// or more, most of them prose, or more than six lines). Nothing is joined
+// unless a run has at least two blocks.
+func frontMatter(p *Page, st Stats) {
+	titleLike := func(b *Block) bool {
+		return !b.Kind.Furniture() && !b.Rotated && len(b.Lines) <= 4 && b.Size() >= 1.2*st.BodySize && b.Box.Y0 > 0.4*p.Height
+	}
+	var runs [][]int
+	var run []int
+	active := false
+	flush := func() {
+		if len(run) >= 2 {
+			runs = append(runs, run)
+		}
+		run = nil
+	}
+	for i, b := range p.Blocks {
+		if b.Kind.Furniture() || b.Rotated {
+			continue
+		}
+		if titleLike(b) {
+			flush()
+			active = true
+			continue
+		}
+		if !active {
+			continue
+		}
+		proseLines := 0
+		for _, l := range b.Lines {
+			if prose(l) {
+				proseLines++
+			}
+		}
+		stop := b.Kind == Heading && (b.Section != nil && b.Section.FromOutline || sectionLike(b.Text())) ||
+			b.Kind != Paragraph && b.Kind != Heading && b.Kind != Equation && b.Kind != Code ||
+			captionStart.MatchString(b.Text()) ||
+			len(b.Lines) >= 3 && proseLines*2 > len(b.Lines) || len(b.Lines) > 6
+		if stop {
+			flush()
+			active = false
+			continue
+		}
+		run = append(run, i)
+	}
+	flush()
+	if len(runs) == 0 {
+		return
+	}
+	first := map[int]*Block{}
+	drop := map[int]bool{}
+	for _, r := range runs {
+		var lines []*Line
+		for _, i := range r {
+			lines = append(lines, p.Blocks[i].Lines...)
+			drop[i] = true
+		}
+		first[r[0]] = newBlock(Paragraph, lines)
+	}
+	var out []*Block
+	for i, b := range p.Blocks {
+		if j, ok := first[i]; ok {
+			out = append(out, j)
+			continue
+		}
+		if !drop[i] {
+			out = append(out, b)
+		}
+	}
+	p.Blocks = out
+}
+
+// sectionLike reports whether a heading's text names a section: numbered
+// ("1 Introduction", "II. Methods") or a named part (Abstract, Keywords,
+// References).
+func sectionLike(text string) bool {
+	flat := strings.Join(strings.Fields(text), " ")
+	return numberedHeading.MatchString(flat) || namedHeadings[bareHeading(flat)] || backMatter(flat) ||
+		strings.HasPrefix(strings.ToLower(flat), "abstract") || strings.HasPrefix(strings.ToLower(flat), "keywords")
 }
 
 // ---------------------------------------------------------------- kinds

@@ -284,8 +284,18 @@ func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent p
 	}
 	regions := buildRegions(horiz)
 	regions = mergeRegions(regions)
-	header, body, footer := peelMargins(regions, extent)
-	body = separateFloats(body, gs, extent, st)
+	// Floats first: a table's header row at the top of the page is not a
+	// running head.
+	var floats, rest []*region
+	for _, r := range separateFloats(regions, gs, extent, st) {
+		if r.kind != "" {
+			floats = append(floats, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	header, body, footer := peelMargins(rest, extent)
+	body = append(body, floats...)
 	var blocks []*Block
 	for _, group := range []struct {
 		rs   []*region
