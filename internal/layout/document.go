@@ -927,10 +927,21 @@ func splitList(b *Block) []*Block {
 	}
 	var out []*Block
 	var cur []*Line
+	textX := math.Inf(-1) // where the current item's text starts, after its marker
 	for _, l := range b.Lines {
-		if bulletStart.MatchString(l.Text) && len(cur) > 0 {
+		marker := bulletStart.MatchString(l.Text)
+		// A line set out to the left of the item's text after a sentence
+		// ends leaves the item (the paragraph after a list).
+		leaves := !marker && len(cur) > 0 && !math.IsInf(textX, -1) && l.Box.X0 < textX-0.5*l.Size && endsSentence(cur[len(cur)-1].Text)
+		if (marker || leaves) && len(cur) > 0 {
 			out = append(out, newBlock(Paragraph, cur))
 			cur = nil
+		}
+		switch {
+		case marker:
+			textX = itemTextStart(l)
+		case leaves:
+			textX = math.Inf(-1)
 		}
 		cur = append(cur, l)
 	}
@@ -944,6 +955,22 @@ func splitList(b *Block) []*Block {
 		}
 	}
 	return out
+}
+
+// itemTextStart returns where a list item's text starts: the left edge of
+// its first character after the marker and the space after it.
+func itemTextStart(l *Line) float64 {
+	space := false
+	for _, c := range l.chars {
+		if isSpace(c.Rune) {
+			space = true
+			continue
+		}
+		if space {
+			return c.Box.X0
+		}
+	}
+	return l.Box.X0
 }
 
 // ---------------------------------------------------------------- continuations

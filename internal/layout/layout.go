@@ -217,6 +217,51 @@ func (st Stats) boldFonts(fonts []pdf.Font) []fontFlags {
 	return out
 }
 
+// monospacedByWidth returns the fonts of a page whose letters all advance
+// by the same width (within 4 %), measured on at least twelve letters of
+// at least six different shapes including a narrow one (i, l, I, j, t, f)
+// and a wide one (m, w, M, W): a monospaced font whose name and flags do
+// not say so.
+func monospacedByWidth(p *pdf.Page) map[int]bool {
+	type acc struct {
+		lo, hi       float64
+		n            int
+		runes        map[rune]bool
+		narrow, wide bool
+	}
+	fs := map[int]*acc{}
+	for _, c := range p.Chars {
+		if c.Font < 0 || c.Generated || c.Size <= 0 || !unicode.IsLetter(c.Rune) || c.Box.Width() <= 0 {
+			continue
+		}
+		w := c.Box.Width() / c.Size
+		if pdf.Quarter(c.Angle) != 0 {
+			continue
+		}
+		a := fs[c.Font]
+		if a == nil {
+			a = &acc{lo: w, hi: w, runes: map[rune]bool{}}
+			fs[c.Font] = a
+		}
+		a.lo, a.hi = math.Min(a.lo, w), math.Max(a.hi, w)
+		a.n++
+		a.runes[c.Rune] = true
+		switch c.Rune {
+		case 'i', 'l', 'I', 'j', 't', 'f':
+			a.narrow = true
+		case 'm', 'w', 'M', 'W':
+			a.wide = true
+		}
+	}
+	out := map[int]bool{}
+	for f, a := range fs {
+		if a.n >= 12 && len(a.runes) >= 6 && a.narrow && a.wide && a.hi <= 1.04*a.lo {
+			out[f] = true
+		}
+	}
+	return out
+}
+
 // isMathRune reports whether r is a mathematical symbol, a Greek letter
 // or a mathematical alphanumeric symbol.
 func isMathRune(r rune) bool {
@@ -232,6 +277,9 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 		}
 	}
 	bold := st.boldFonts(p.Fonts)
+	for f := range monospacedByWidth(p) {
+		bold[f] |= monoFont
+	}
 	for gi, g := range orientations(p) {
 		var gs []pdf.Graphic
 		for _, x := range p.Graphics {
@@ -602,8 +650,8 @@ func splitParagraphs(r *region, st Stats) []*Block {
 			if !centered && ind > 0.6*s && ind < 4*s && pind < 0.3*s && (endsSentence(p.Text) || p.Box.X1 < r.box.X1-2*s) {
 				brk = true // first-line indent (after a line that ends a sentence or stops short)
 			}
-			if !centered && ind < -0.6*s && ind > -4*s && pind >= -0.6*s && len(cur.Lines) > 1 {
-				brk = true // hanging indent: outdented first line (not after a first-line indent)
+			if !centered && ind < -0.6*s && ind > -4*s && pind >= -0.6*s && (len(cur.Lines) > 1 || endsSentence(p.Text) || bulletStart.MatchString(p.Text)) {
+				brk = true // hanging indent: outdented first line (not after a first-line indent that goes on)
 			}
 			if !centered && pind < -0.6*s && l.Box.X0 > p.Box.X0+0.6*s && endsSentence(p.Text) {
 				brk = true // an outdented paragraph ends, indented lines (a list) follow
