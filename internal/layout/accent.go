@@ -20,6 +20,9 @@ type char struct {
 	// interleaved marks characters of a line merged from passes drawn
 	// one over the other (see interleave).
 	interleaved bool
+	// afterUnmapped marks a character drawn right after a glyph without a
+	// Unicode value (an unmapped bullet, say) on its line.
+	afterUnmapped bool
 }
 
 func (c char) text() string {

@@ -914,14 +914,14 @@ func isFootnote(p *Page, b *Block, st Stats) bool {
 func splitList(b *Block) []*Block {
 	marked := 0
 	for _, l := range b.Lines {
-		if bulletStart.MatchString(l.Text) {
+		if itemStart(l) {
 			marked++
 		}
 	}
-	if marked == 0 || marked == 1 && !bulletStart.MatchString(b.Lines[0].Text) {
+	if marked == 0 || marked == 1 && !itemStart(b.Lines[0]) {
 		return []*Block{b}
 	}
-	if marked == 1 && !strings.ContainsAny(string([]rune(b.Lines[0].Text)[0]), "•◦▪▫■□●○‣⁃∙·►▶✓✔") {
+	if marked == 1 && !b.Lines[0].AfterGlyph && !strings.ContainsAny(string([]rune(b.Lines[0].Text)[0]), "•◦▪▫■□●○‣⁃∙·►▶✓✔") {
 		// One enumerated line ("1. ...", "a) ...") alone is not a list.
 		return []*Block{b}
 	}
@@ -929,7 +929,7 @@ func splitList(b *Block) []*Block {
 	var cur []*Line
 	textX := math.Inf(-1) // where the current item's text starts, after its marker
 	for _, l := range b.Lines {
-		marker := bulletStart.MatchString(l.Text)
+		marker := itemStart(l)
 		// A line set out to the left of the item's text after a sentence
 		// ends leaves the item (the paragraph after a list).
 		leaves := !marker && len(cur) > 0 && !math.IsInf(textX, -1) && l.Box.X0 < textX-0.5*l.Size && endsSentence(cur[len(cur)-1].Text)
@@ -938,6 +938,8 @@ func splitList(b *Block) []*Block {
 			cur = nil
 		}
 		switch {
+		case marker && l.AfterGlyph:
+			textX = l.Box.X0
 		case marker:
 			textX = itemTextStart(l)
 		case leaves:
@@ -947,7 +949,7 @@ func splitList(b *Block) []*Block {
 	}
 	out = append(out, newBlock(Paragraph, cur))
 	for i, o := range out {
-		if bulletStart.MatchString(o.Lines[0].Text) {
+		if itemStart(o.Lines[0]) {
 			o.Kind = ListItem
 		}
 		if i == 0 {
@@ -955,6 +957,13 @@ func splitList(b *Block) []*Block {
 		}
 	}
 	return out
+}
+
+// itemStart reports whether a line starts a list item: with a bullet or
+// an enumerator, or right after a glyph without a Unicode value (an
+// unmapped bullet).
+func itemStart(l *Line) bool {
+	return bulletStart.MatchString(l.Text) || l.AfterGlyph
 }
 
 // itemTextStart returns where a list item's text starts: the left edge of

@@ -43,6 +43,10 @@ type Line struct {
 	// are set in a monospaced font.
 	Ink, Math int
 	Mono      bool
+	// AfterGlyph is true when the line starts right after a glyph that has
+	// no Unicode value, such as a bullet drawn from a symbol font without a
+	// ToUnicode entry: a list item whose marker cannot be quoted.
+	AfterGlyph bool
 	// RunIn is true when the line starts with bold letters and ends with
 	// letters that are not bold: a run-in heading ("Datasets. We use…")
 	// or a bold label, which open a paragraph rather than stand alone.
@@ -66,10 +70,19 @@ func buildLines(chars []pdf.Char, bold []fontFlags) []*Line {
 		}
 	}
 	dropped := false
+	var unmapped pdf.Rect // the last glyph without a Unicode value, until the next character
 	for _, c := range attachAccents(chars) {
 		if dropped && !isSpace(c.Rune) {
 			c.afterDrop = true
 			dropped = false
+		}
+		if unmapped != (pdf.Rect{}) && !isSpace(c.Rune) && c.Rune != 0 {
+			s := charSize(c)
+			ov := math.Min(unmapped.Y1, c.Box.Y1) - math.Max(unmapped.Y0, c.Box.Y0)
+			if c.Box.X0 >= unmapped.X1-0.1*s && c.Box.X0-unmapped.X1 < 3*s && ov > 0 {
+				c.afterUnmapped = true
+			}
+			unmapped = pdf.Rect{}
 		}
 		if c.Generated && (c.Rune == '\r' || c.Rune == '\n') {
 			flush()
@@ -77,6 +90,9 @@ func buildLines(chars []pdf.Char, bold []fontFlags) []*Line {
 		}
 		if c.Rune == 0 || (c.Rune < 0x20 && c.Rune != '\t' && !c.Hyphen) || c.Rune == 0x7f {
 			// No Unicode value: nothing to quote. Keep its box out of the line.
+			if c.Box.Width() > 0 {
+				unmapped = c.Box
+			}
 			continue
 		}
 		if len(cur) > 0 && !isSpace(c.Rune) {
@@ -346,6 +362,12 @@ func (l *Line) compute(fonts []fontFlags) {
 	l.Bold = letters > 0 && bold*2 > letters
 	l.Ink = inked
 	l.RunIn = firstBold && !lastBold
+	for _, c := range l.chars {
+		if !isSpace(c.Rune) {
+			l.AfterGlyph = c.afterUnmapped
+			break
+		}
+	}
 	l.Mono = inked > 0 && mono*10 >= inked*8
 	if len(bottoms) > 0 {
 		l.Base = median(bottoms)
