@@ -501,9 +501,11 @@ func doclingItems(path string) ([]doclingItem, error) {
 }
 
 func doclingCompare(r *fileResult, chunks []chunk.Chunk, items []doclingItem) {
+	// A section_header without a letter is a number docling split off its
+	// heading ("1" of "Chapter 1. Securing …"), not a title.
 	var heads []doclingItem
 	for _, it := range items {
-		if it.label == "section_header" {
+		if it.label == "section_header" && strings.IndexFunc(it.text, unicode.IsLetter) >= 0 {
 			heads = append(heads, it)
 		}
 	}
@@ -891,7 +893,7 @@ func roman(n int) string {
 
 // ---------------------------------------------------------------- text helpers
 
-var leadingNumber = regexp.MustCompile(`^\s*((\d+|[A-Z]|[IVXL]+)(\.\d+)*\.?|appendix\s+[A-Z]\.?)\s+`)
+var leadingNumber = regexp.MustCompile(`^\s*((\d+|[A-Z]|[IVXL]+)(\.\d+)*\.?|(?i:appendix|chapter)\s+([A-Z]|\d+)\.?)\s+`)
 
 // normTitle reduces a title for comparison: TeX accents and markup from
 // bookmark strings removed, leading section numbers dropped, Unicode

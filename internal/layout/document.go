@@ -501,8 +501,12 @@ var sectionNumber = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})*|[A-Z](\.\d{1,2})+|
 // numbered headings of the same size and weight, else 1 when it is at
 // least as large as every numbered heading, else one below the deepest.
 func typographicSections(pages []*Page, st Stats) {
-	for _, p := range pages {
-		headingsNeedText(p)
+	for i, p := range pages {
+		var title *Block
+		if i == 0 {
+			title = documentTitle(p)
+		}
+		headingsNeedText(p, st.BodySize, title)
 	}
 	count := map[string]int{}
 	for _, p := range pages {
@@ -572,37 +576,51 @@ func typographicSections(pages []*Page, st Stats) {
 //   - starts below it, within three of its lines, and not to the right of
 //     its end by more than four (the section's text, an indented epigraph,
 //     or a subheading that is itself supported), or
-//   - is a block of text that starts beside it, to its right, its top within
-//     three lines of the heading's top (a side head in the margin).
+//   - is a block of running text (its first line prose) that starts beside
+//     it, to its right, its top within three lines of the heading's top (a
+//     side head in the margin).
 //
 // Bold labels of a sidebar, a table's header row and the words of a cover
 // page are set like headings but open no section. A heading at the foot of
-// its page is left alone (its text may start the next page).
-func headingsNeedText(p *Page) {
-	var body []*Block
+// its page (not in display type) is left alone (its text may start the
+// next page), and so is the
+// document's title (documentTitle), which authors, not text, may follow.
+func headingsNeedText(p *Page, body float64, title *Block) {
+	var blocks []*Block
 	for _, b := range p.Blocks {
 		if !b.Kind.Furniture() && !b.Rotated {
-			body = append(body, b)
+			blocks = append(blocks, b)
 		}
 	}
 	supported := map[*Block]bool{}
 	supports := func(h, b *Block) bool {
-		if b == h || b.Kind == Heading && !supported[b] {
+		// A heading below supports one above it when it is supported and
+		// not larger (a subsection under its section); a small label above
+		// a larger title is not a heading.
+		if b == h || b.Kind == Heading && (!supported[b] || b.Size() > 1.1*h.Size()) {
 			return false
 		}
-		s := h.Size()
+		// A line of the heading, but display type no more than one and a
+		// half body lines: a logo in huge letters is not followed at a
+		// distance by its text.
+		s := math.Min(h.Size(), 1.5*body)
 		below := b.Box.Y1 <= h.Box.Y0+0.5*s && h.Box.Y0-b.Box.Y1 <= 3*s && b.Box.X0 <= h.Box.X1+4*s && b.Box.X1 >= h.Box.X0
-		beside := b.Kind != Heading && b.Box.X0 >= h.Box.X1-s && math.Abs(b.Box.Y1-h.Box.Y1) <= 3*s
+		beside := b.Kind != Heading && b.Box.X0 >= h.Box.X1-s && math.Abs(b.Box.Y1-h.Box.Y1) <= 3*s && prose(b.Lines[0])
 		return below || beside
 	}
 	for changed := true; changed; {
 		changed = false
-		for _, h := range body {
+		for _, h := range blocks {
 			if h.Kind != Heading || supported[h] {
 				continue
 			}
+			if h == title {
+				supported[h] = true
+				changed = true
+				continue
+			}
 			last := true // nothing below it on the page
-			for _, b := range body {
+			for _, b := range blocks {
 				if b.Box.Y1 < h.Box.Y0 {
 					last = false
 				}
@@ -612,17 +630,29 @@ func headingsNeedText(p *Page) {
 					break
 				}
 			}
-			if last && !supported[h] {
+			if last && !supported[h] && h.Size() <= 1.5*body {
 				supported[h] = true
 				changed = true
 			}
 		}
 	}
-	for _, h := range body {
+	for _, h := range blocks {
 		if h.Kind == Heading && !supported[h] {
 			h.Kind = Paragraph
 		}
 	}
+}
+
+// documentTitle returns the first page's title: its heading in the largest
+// size, when that heading is in the top half of the page; nil otherwise.
+func documentTitle(p *Page) *Block {
+	var best *Block
+	for _, b := range p.Blocks {
+		if b.Kind == Heading && !b.Rotated && b.Box.Y0 > p.Height/2 && (best == nil || b.Size() > best.Size()) {
+			best = b
+		}
+	}
+	return best
 }
 
 // ---------------------------------------------------------------- front matter

@@ -781,7 +781,9 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 	var rest []*Line
 	for _, l := range lines {
 		placed := false
-		if !ro.caption[l] {
+		// Display type (a title, a chapter head: 1.6 times the body size
+		// or more) is never a float's text, even on a banner.
+		if !ro.caption[l] && l.Size < 1.6*st.BodySize {
 			for i, a := range areas {
 				if inside(l, a.box) {
 					if floats[i] == nil {

@@ -299,8 +299,10 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 		}
 		out.Blocks = append(out.Blocks, blocks...)
 	}
-	// Rotated text in a table or figure of the main orientation (a
-	// table's turned column heads) belongs to it.
+	// Rotated text in or right next to a table or figure of the main
+	// orientation (a table's turned column heads) belongs to it, and so do
+	// the short lines the float then covers (the head row's other cells).
+	grown := map[*Block]bool{}
 	for _, b := range out.Blocks {
 		if !b.Rotated {
 			continue
@@ -309,11 +311,34 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 			if f.Rotated || f.Kind != TableText && f.Kind != FigureText {
 				continue
 			}
-			if b.Box.Intersect(f.Box) != (pdf.Rect{}) && b.Box.X0 >= f.Box.X0-2 && b.Box.X1 <= f.Box.X1+2 {
+			gap := math.Max(b.Box.Y0-f.Box.Y1, f.Box.Y0-b.Box.Y1)
+			if gap <= 2*st.BodySize && b.Box.X0 >= f.Box.X0-2 && b.Box.X1 <= f.Box.X1+2 {
 				b.Kind = f.Kind
+				f.Box = f.Box.Union(b.Box)
+				grown[f] = true
 				break
 			}
 		}
+	}
+	if len(grown) > 0 {
+		var keep []*Block
+		for _, b := range out.Blocks {
+			taken := false
+			if !b.Rotated && (b.Kind == Paragraph || b.Kind == Heading) && len(b.Lines) <= 2 {
+				for f := range grown {
+					if x := b.Box.Intersect(f.Box); x.Width()*x.Height() >= 0.8*b.Box.Width()*b.Box.Height() {
+						f.Lines = append(f.Lines, b.Lines...)
+						sortLinesTopDown(f.Lines)
+						taken = true
+						break
+					}
+				}
+			}
+			if !taken {
+				keep = append(keep, b)
+			}
+		}
+		out.Blocks = keep
 	}
 	return out
 }
