@@ -56,6 +56,10 @@ const (
 )
 
 var (
+	// publicationLine is a line of a journal's or publisher's banner: a
+	// DOI, an arXiv or ISSN number, a copyright or licence notice, the
+	// dates of a paper's history, a volume and issue, a preprint notice.
+	publicationLine = regexp.MustCompile(`(?i)(\bdoi\b[:\s]|\b10\.[0-9]{4,9}/\S|\bissn\b|©|\bcopyright\b|\breceived\b.*\b(accepted|revised)\b|\bvol(ume|\.)\s*[0-9]+.*\b(issue|no\.)|\bpreprint\.?\s*under review\b|\bonline at\b|\barxiv\s*e?print\s*:)`)
 	pageNumberText = regexp.MustCompile(`^(?i:(page|p\.|s\.|seite)\s*)?[-–—(]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—)]?(\s*(of|/|von)\s*[0-9]{1,4})?$`)
 	digitsRe       = regexp.MustCompile(`[0-9]+`)
 )
@@ -74,7 +78,10 @@ func furnitureKey(text string) string {
 //     two pages (three in documents of more than four pages): running
 //     heads, journal banners, footers with page numbers;
 //   - a block in those zones that is a page number ("12", "xii", "- 3 -",
-//     "Page 3 of 9") and lies above or below the rest of its column;
+//     "Page 3 of 9"), or on the first page a line of a publisher's banner
+//     in body size or smaller (a DOI, an ISSN, a copyright notice, the
+//     paper's history, volume and issue, an arXiv e-print, a preprint
+//     notice), that lies above or below the rest of its column;
 //   - rotated text wholly in a side margin, outside the horizontal extent
 //     of the page's body text (the arXiv stamp, "Downloaded from …"), and
 //     any block whose text recurs at the same place on at least three
@@ -140,6 +147,8 @@ func furniture(pages []*Page, st Stats) {
 			case z >= 0 && len(zonePages[zoneKey{z, furnitureKey(text)}]) >= minRepeat && !captionStart.MatchString(text):
 				kind = []Kind{PageHeader, PageFooter}[z]
 			case z >= 0 && pageNumberText.MatchString(text) && clearOf(p, b, z):
+				kind = []Kind{PageHeader, PageFooter}[z]
+			case z >= 0 && p.Number == 1 && publicationLine.MatchString(text) && !refStart.MatchString(text) && b.Size() <= 1.05*st.BodySize && clearOf(p, b, z):
 				kind = []Kind{PageHeader, PageFooter}[z]
 			case b.Rotated && x1 > x0 && (b.Box.X1 <= x0+1 || b.Box.X0 >= x1-1):
 				kind = MarginNote
