@@ -763,6 +763,10 @@ var (
 
 func lineIsHeadingLike(l *Line, st Stats) bool {
 	words := len(strings.Fields(l.Text))
+	// A heading does not stop at a comma or a hyphen: its sentence goes on.
+	if l.Hyphenated || strings.HasSuffix(l.Text, ",") || strings.HasSuffix(l.Text, "-") {
+		return false
+	}
 	return words <= 12 && !l.RunIn && (l.Bold && !st.BodyBold || l.Size > st.BodySize*1.15)
 }
 

@@ -707,7 +707,8 @@ func mergeFragments(lines []*Line, bold []fontFlags) []*Line {
 //     it lies within the line or at most 0.6 of the line's size before its
 //     start or after its end; or
 //   - it is the line's size, on its baseline, and goes on from the line's
-//     end (starting at most 0.8 of its size before it, 0.6 after it).
+//     end (starting at most 1.5 of its size before it, in its right half, or
+//     0.6 after it).
 //
 // Its characters go in after the line's characters that it overlaps or
 // follows, after the whole run of scripts there, with a space on either
@@ -739,7 +740,7 @@ func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
 				if script && (cy < m.Box.Y0-0.15*s || cy > m.Box.Y1+0.15*s) {
 					continue
 				}
-				if !script && (math.Abs(l.Size-m.Size) > 0.12*s || math.Abs(l.Base-m.Base) > 0.15*s || l.Box.X0 < m.Box.X1-0.8*s || l.Box.X1 <= m.Box.X1) {
+				if !script && (math.Abs(l.Size-m.Size) > 0.12*s || math.Abs(l.Base-m.Base) > 0.15*s || l.Box.X0 < m.Box.X1-1.5*s || l.Box.X0 < m.Box.X0+0.5*m.Box.Width() || l.Box.X1 <= m.Box.X1) {
 					continue
 				}
 				d := math.Max(0, math.Max(l.Box.X0-m.Box.X1, m.Box.X0-l.Box.X1))
