@@ -118,11 +118,19 @@ func furniture(pages []*Page, st Stats) {
 	for _, p := range pages {
 		for _, b := range p.Blocks {
 			if z := inZone(p, b); z >= 0 {
-				k := zoneKey{z, furnitureKey(b.Text())}
-				if zonePages[k] == nil {
-					zonePages[k] = map[int]bool{}
+				keys := []string{furnitureKey(b.Text())}
+				if len(b.Lines) == 2 {
+					// Each line too, to find a running head's line taken
+					// into a float at the top of a page.
+					keys = append(keys, "\n"+furnitureKey(b.Lines[0].Text), "\n"+furnitureKey(b.Lines[1].Text))
 				}
-				zonePages[k][p.Number] = true
+				for _, key := range keys {
+					k := zoneKey{z, key}
+					if zonePages[k] == nil {
+						zonePages[k] = map[int]bool{}
+					}
+					zonePages[k][p.Number] = true
+				}
 			}
 			k := place(b)
 			if placePages[k] == nil {
@@ -136,6 +144,70 @@ func furniture(pages []*Page, st Stats) {
 	if n <= 4 {
 		minRepeat = 2
 	}
+	// Lines of a running head or a page number that a table or figure at
+	// the top or foot of a page took in are furniture blocks again.
+	for _, p := range pages {
+		var blocks []*Block
+		for _, b := range p.Blocks {
+			if b.Kind != TableText && b.Kind != FigureText || b.Rotated || p.Height <= 0 {
+				blocks = append(blocks, b)
+				continue
+			}
+			var keep, out []*Line
+			zoneOf := func(l *Line) int {
+				switch {
+				case l.Box.Y0 >= p.Height*(1-furnitureZone):
+					return 0
+				case l.Box.Y1 <= p.Height*furnitureZone:
+					return 1
+				}
+				return -1
+			}
+			isOut := map[*Line]bool{}
+			for _, l := range b.Lines {
+				z := zoneOf(l)
+				text := strings.Join(strings.Fields(l.Text), " ")
+				if z >= 0 && (len(zonePages[zoneKey{z, "\n" + furnitureKey(text)}]) >= minRepeat || len(zonePages[zoneKey{z, furnitureKey(text)}]) >= minRepeat) {
+					isOut[l] = true
+				}
+			}
+			// A page number on a running head's row goes with it.
+			for _, l := range b.Lines {
+				if isOut[l] || zoneOf(l) < 0 || !pageNumberText.MatchString(strings.TrimSpace(l.Text)) {
+					continue
+				}
+				for o := range isOut {
+					if math.Abs(o.Base-l.Base) < 2 {
+						isOut[l] = true
+						break
+					}
+				}
+			}
+			for _, l := range b.Lines {
+				if isOut[l] {
+					out = append(out, l)
+				} else {
+					keep = append(keep, l)
+				}
+			}
+			if len(out) == 0 {
+				blocks = append(blocks, b)
+				continue
+			}
+			for _, l := range out {
+				kind := PageHeader
+				if l.Box.Y1 <= p.Height*furnitureZone {
+					kind = PageFooter
+				}
+				blocks = append(blocks, newBlock(kind, []*Line{l}))
+			}
+			if len(keep) > 0 {
+				nb := newBlock(b.Kind, keep)
+				blocks = append(blocks, nb)
+			}
+		}
+		p.Blocks = blocks
+	}
 	for _, p := range pages {
 		x0, x1 := bodyExtent(p)
 		var head, body, foot, margin []*Block
@@ -144,7 +216,7 @@ func furniture(pages []*Page, st Stats) {
 			z := inZone(p, b)
 			text := strings.Join(strings.Fields(b.Text()), " ")
 			switch {
-			case z >= 0 && len(zonePages[zoneKey{z, furnitureKey(text)}]) >= minRepeat && !captionStart.MatchString(text):
+			case z >= 0 && (len(zonePages[zoneKey{z, furnitureKey(text)}]) >= minRepeat || len(b.Lines) == 1 && len(zonePages[zoneKey{z, "\n" + furnitureKey(text)}]) >= minRepeat) && !captionStart.MatchString(text):
 				kind = []Kind{PageHeader, PageFooter}[z]
 			case z >= 0 && pageNumberText.MatchString(text) && clearOf(p, b, z):
 				kind = []Kind{PageHeader, PageFooter}[z]

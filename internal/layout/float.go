@@ -278,29 +278,36 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 			}
 			n++
 		}
-		group = group[:n]
-		box := h[group[0]]
-		for _, k := range group {
-			box = box.Union(h[k])
-		}
-		vert := 0
-		for _, r := range v {
-			if r.X0 >= box.X0-3 && r.X1 <= box.X1+3 && r.Y1 > box.Y0 && r.Y0 < box.Y1 {
-				vert++
+		// The longest run whose box reads as a table (rows of cells), down
+		// to three rules (two with three vertical rules between them).
+		ok := false
+		var box pdf.Rect
+		for ; n >= 2; n-- {
+			box = h[group[0]]
+			for _, k := range group[:n] {
+				box = box.Union(h[k])
+			}
+			vert := 0
+			for _, r := range v {
+				if r.X0 >= box.X0-3 && r.X1 <= box.X1+3 && r.Y1 > box.Y0 && r.Y0 < box.Y1 {
+					vert++
+				}
+			}
+			if n < 3 && !(n == 2 && vert >= 3) {
+				break
+			}
+			if tabularText(box, lines, ro) {
+				ok = true
+				break
 			}
 		}
 		if debugFloats != nil {
-			debugFloats("rules from %v: run of %d, %d vertical", h[i], len(group), vert)
+			debugFloats("rules from %v: run of %d, table %v", h[i], n, ok)
 		}
-		if len(group) < 3 && !(len(group) == 2 && vert >= 3) {
+		if !ok {
 			continue
 		}
-		if !tabularText(box, lines, ro) {
-			if debugFloats != nil {
-				debugFloats("  not tabular")
-			}
-			continue
-		}
+		group = group[:n]
 		for _, k := range group {
 			used[k] = true
 		}
@@ -309,15 +316,21 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 	return out
 }
 
-// emptyOrTabular reports whether a band between two rules holds no text or
-// text that reads as a table.
+// emptyOrTabular reports whether a band between two rules can be part of
+// a table: it holds no text, text that is not mostly running text or a
+// caption (a group's header row such as "Region A"), or rows of cells
+// (tabularText; cells may wrap running text).
 func emptyOrTabular(band pdf.Rect, lines []*Line, ro roles) bool {
+	n, running := 0, 0
 	for _, l := range lines {
 		if inside(l, band) {
-			return tabularText(band, lines, ro)
+			n++
+			if ro.running[l] || ro.caption[l] {
+				running++
+			}
 		}
 	}
-	return true
+	return running*2 < n || n == 0 || tabularText(band, lines, ro)
 }
 
 // tabularText reports whether the lines in box read as a table rather than
