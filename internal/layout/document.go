@@ -167,7 +167,11 @@ func furniture(pages []*Page, st Stats) {
 			for _, l := range b.Lines {
 				z := zoneOf(l)
 				text := strings.Join(strings.Fields(l.Text), " ")
-				if z >= 0 && (len(zonePages[zoneKey{z, "\n" + furnitureKey(text)}]) >= minRepeat || len(zonePages[zoneKey{z, furnitureKey(text)}]) >= minRepeat) {
+				key := furnitureKey(text)
+				if strings.IndexFunc(key, unicode.IsLetter) < 0 {
+					continue // a number: only on a running head's row (below)
+				}
+				if z >= 0 && (len(zonePages[zoneKey{z, "\n" + key}]) >= minRepeat || len(zonePages[zoneKey{z, key}]) >= minRepeat) {
 					isOut[l] = true
 				}
 			}
