@@ -296,7 +296,7 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 			if n < 3 && !(n == 2 && vert >= 3) {
 				break
 			}
-			if tabularText(box, lines, ro) {
+			if tabularText(box, lines, ro) && !chart(box, group[:n], h, lines) {
 				ok = true
 				break
 			}
@@ -314,6 +314,27 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 		out = append(out, box)
 	}
 	return out
+}
+
+// chart reports whether a ruled box is a plot with grid lines rather than
+// a table: most bands between its rules hold no text.
+func chart(box pdf.Rect, group []int, h []pdf.Rect, lines []*Line) bool {
+	empty := 0
+	for k := 1; k < len(group); k++ {
+		top, bottom := h[group[k-1]], h[group[k]]
+		band := pdf.Rect{X0: box.X0, Y0: bottom.Y1, X1: box.X1, Y1: top.Y0}
+		has := false
+		for _, l := range lines {
+			if inside(l, band) {
+				has = true
+				break
+			}
+		}
+		if !has {
+			empty++
+		}
+	}
+	return empty*2 > len(group)-1
 }
 
 // emptyOrTabular reports whether a band between two rules can be part of

@@ -312,7 +312,10 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 				continue
 			}
 			gap := math.Max(b.Box.Y0-f.Box.Y1, f.Box.Y0-b.Box.Y1)
-			if gap <= 2*st.BodySize && b.Box.X0 >= f.Box.X0-2 && b.Box.X1 <= f.Box.X1+2 {
+			gapX := math.Max(b.Box.X0-f.Box.X1, f.Box.X0-b.Box.X1)
+			within := b.Box.X0 >= f.Box.X0-2 && b.Box.X1 <= f.Box.X1+2
+			beside := gapX <= 2*st.BodySize && b.Box.Y0 >= f.Box.Y0-2 && b.Box.Y1 <= f.Box.Y1+2 // an axis title
+			if gap <= 2*st.BodySize && within || beside {
 				b.Kind = f.Kind
 				f.Box = f.Box.Union(b.Box)
 				grown[f] = true
