@@ -66,6 +66,8 @@ func mathish(l *Line) bool {
 //     number alone joins the block on its baseline to its left when that
 //     block is an equation or a single line that is not prose;
 //   - a block whose lines are at least 80 % monospaced is Code;
+//   - a line of at most four words set between two equations, one below
+//     the other ("and", "where", "and we obtain"), joins them;
 //   - consecutive Equation blocks (Code blocks) less than a line and a
 //     half (two lines) apart, one below the other, are one block.
 func mathAndCode(blocks []*Block) []*Block {
@@ -136,6 +138,22 @@ func mathAndCode(blocks []*Block) []*Block {
 			}
 		}
 		out = append(out, b)
+	}
+	// A short line of words between two displays ("and", "where", "and we
+	// obtain") joins them as one display.
+	for i := 1; i+1 < len(out); i++ {
+		b, prev, next := out[i], out[i-1], out[i+1]
+		if b.Kind != Paragraph || len(b.Lines) != 1 || len(strings.Fields(b.Lines[0].Text)) > 4 || prose(b.Lines[0]) {
+			continue
+		}
+		if prev.Kind != Equation || next.Kind != Equation {
+			continue
+		}
+		s := b.Size()
+		if prev.Box.Y0-b.Box.Y1 > 2*s || b.Box.Y0-next.Box.Y1 > 2*s || b.Box.Y1 > prev.Box.Y0+0.5*s || next.Box.Y1 > b.Box.Y0+0.5*s {
+			continue
+		}
+		b.Kind = Equation
 	}
 	// Pieces of one equation or listing.
 	var joined []*Block
