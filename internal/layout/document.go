@@ -60,8 +60,8 @@ var (
 	// DOI, an arXiv or ISSN number, a copyright or licence notice, the
 	// dates of a paper's history, a volume and issue, a preprint notice.
 	publicationLine = regexp.MustCompile(`(?i)(\bdoi\b[:\s]|\b10\.[0-9]{4,9}/\S|\bissn\b|©|\bcopyright\b|\breceived\b.*\b(accepted|revised)\b|\bvol(ume|\.)\s*[0-9]+.*\b(issue|no\.)|\bpreprint\.?\s*under review\b|\bonline at\b|\barxiv\s*e?print\s*:)`)
-	pageNumberText = regexp.MustCompile(`^(?i:(page|p\.|s\.|seite)\s*)?[-–—(]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—)]?(\s*(of|/|von)\s*[0-9]{1,4})?$`)
-	digitsRe       = regexp.MustCompile(`[0-9]+`)
+	pageNumberText  = regexp.MustCompile(`^(?i:(page|p\.|s\.|seite)\s*)?[-–—(]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—)]?(\s*(of|/|von)\s*[0-9]{1,4})?$`)
+	digitsRe        = regexp.MustCompile(`[0-9]+`)
 )
 
 // furnitureKey is a block's text with white space collapsed, lower case

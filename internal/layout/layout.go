@@ -133,6 +133,7 @@ type Stats struct {
 	BodySize   float64 // points; 10 when the document has no sized letters
 	BodyWeight int     // pdfium font weight of the most letters (400 regular, 700 bold); 0 when unknown
 	BodyBold   bool    // most letters are set in a bold font
+	BodyItalic bool    // most letters are set in an italic font
 }
 
 // DocumentStats measures the body font over all pages: the size and the
@@ -155,7 +156,7 @@ func DocumentStats(pages []*pdf.Page) Stats {
 	if st.BodySize == 0 {
 		st.BodySize = 10
 	}
-	nameBold, all := 0, 0
+	nameBold, italic, all := 0, 0, 0
 	for _, p := range pages {
 		bold := st.boldFonts(p.Fonts)
 		for _, c := range p.Chars {
@@ -164,10 +165,14 @@ func DocumentStats(pages []*pdf.Page) Stats {
 				if bold[c.Font]&boldFont != 0 {
 					nameBold++
 				}
+				if bold[c.Font]&italicFont != 0 {
+					italic++
+				}
 			}
 		}
 	}
 	st.BodyBold = nameBold*2 > all
+	st.BodyItalic = italic*2 > all
 	return st
 }
 
@@ -189,18 +194,21 @@ const (
 	boldFont fontFlags = 1 << iota
 	mathFont
 	monoFont
+	italicFont
 )
 
 var (
-	mathFontName = regexp.MustCompile(`(?i)cmmi|cmsy|cmex|msam|msbm|math|symbol|stix|eufm|eusm|rsfs|mtmi|mtsy|mtex|esint|wasy|lmmi|lmsy|txsy|txmi|pxsy|pxmi|euclid|cambria.?math`)
-	monoFontName = regexp.MustCompile(`(?i)mono|courier|consol|menlo|inconsolata|cmtt|sftt|lmtt|typewriter|code|fixed|andale|lucidaconsole`)
+	mathFontName   = regexp.MustCompile(`(?i)cmmi|cmsy|cmex|msam|msbm|math|symbol|stix|eufm|eusm|rsfs|mtmi|mtsy|mtex|esint|wasy|lmmi|lmsy|txsy|txmi|pxsy|pxmi|euclid|cambria.?math`)
+	italicFontName = regexp.MustCompile(`(?i)italic|oblique|-it$|\bit$|cmti|cmsl|sfti|ecti`)
+	monoFontName   = regexp.MustCompile(`(?i)mono|courier|consol|menlo|inconsolata|cmtt|sftt|lmtt|typewriter|code|fixed|andale|lucidaconsole`)
 )
 
 // boldFonts classifies each font: bold when its name says so or its
 // weight is well above the body text's (pdfium's absolute weights are
 // unreliable, relative ones within a document are usable); math when its
 // name is a math or symbol font's; monospaced when its name says so or its
-// descriptor has the FixedPitch flag (PDF 1.7 §9.8.2, bit 1).
+// descriptor has the FixedPitch flag (PDF 1.7 §9.8.2, bit 1); italic when
+// its name says so or it has the Italic flag (bit 7).
 func (st Stats) boldFonts(fonts []pdf.Font) []fontFlags {
 	out := make([]fontFlags, len(fonts))
 	for i, f := range fonts {
@@ -212,6 +220,9 @@ func (st Stats) boldFonts(fonts []pdf.Font) []fontFlags {
 		}
 		if monoFontName.MatchString(f.Name) || f.Flags&1 != 0 && !mathFontName.MatchString(f.Name) {
 			out[i] |= monoFont
+		}
+		if italicFontName.MatchString(f.Name) || f.Flags&64 != 0 {
+			out[i] |= italicFont
 		}
 	}
 	return out
@@ -811,6 +822,12 @@ func classify(b *Block, st Stats) {
 		}
 	}
 	bold = bold && !st.BodyBold
+	italic := true
+	for _, l := range b.Lines {
+		if !l.Italic {
+			italic = false
+		}
+	}
 	if b.Lines[len(b.Lines)-1].RunIn {
 		return // a paragraph that opens with a run-in heading
 	}
@@ -829,6 +846,8 @@ func classify(b *Block, st Stats) {
 		b.Kind = Heading
 	case numbered && (bigger || upper) && words <= 12:
 		b.Kind = Heading
+	case numbered && italic && len(b.Lines) == 1 && words <= 8 && !st.BodyItalic:
+		b.Kind = Heading // an italic numbered heading ("B. Route maintenance")
 	case named && (upper || bigger || len(b.Lines) == 1 && words <= 3):
 		b.Kind = Heading
 	}

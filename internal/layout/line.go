@@ -2,6 +2,7 @@ package layout
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -22,8 +23,9 @@ type Line struct {
 	Box pdf.Rect
 	// Size is the median effective font size of the line's words, points.
 	Size float64
-	// Bold is true when most letters are set in a bold font.
-	Bold bool
+	// Bold is true when most letters are set in a bold font; Italic when
+	// most are set in an italic or oblique one.
+	Bold, Italic bool
 	// Vertical is true for characters stacked up or down the page whose
 	// baseline pdfium reports as horizontal (rare). Text with a rotated
 	// baseline, such as the arXiv identifier in the left margin, is laid
@@ -298,7 +300,7 @@ func (l *Line) compute(fonts []fontFlags) {
 	space := false
 	var box pdf.Rect
 	var bottoms []float64
-	bold, letters, mono, inked := 0, 0, 0, 0
+	bold, letters, mono, inked, italic := 0, 0, 0, 0, 0
 	firstBold, lastBold := false, false
 	l.Math = 0
 	marker := footnoteMarker(l.chars)
@@ -349,6 +351,9 @@ func (l *Line) compute(fonts []fontFlags) {
 			if ff&boldFont != 0 {
 				bold++
 			}
+			if ff&italicFont != 0 {
+				italic++
+			}
 			if letters == 1 {
 				firstBold = ff&boldFont != 0
 			}
@@ -360,6 +365,7 @@ func (l *Line) compute(fonts []fontFlags) {
 	l.Box = box
 	l.Size = medianSize(l.chars)
 	l.Bold = letters > 0 && bold*2 > letters
+	l.Italic = letters > 0 && italic*2 > letters
 	l.Ink = inked
 	l.RunIn = firstBold && !lastBold
 	for _, c := range l.chars {
@@ -729,6 +735,15 @@ func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
 					continue
 				}
 				s := m.Size
+				// A section number set apart from its title ("I.    INTRODUCTION")
+				// goes before it.
+				if sectionLabel.MatchString(l.Text) && m.Box.X0 > l.Box.X1 && m.Box.X0-l.Box.X1 < 5*s &&
+					math.Abs(l.Base-m.Base) < 0.2*s && math.Abs(l.Size-m.Size) < 0.15*s && !prose(m) {
+					if d := m.Box.X0 - l.Box.X1; d < bestDist {
+						best, bestDist = j, d
+					}
+					continue
+				}
 				if l.Box.X1 < m.Box.X0-0.6*s || l.Box.X0 > m.Box.X1+0.6*s {
 					continue
 				}
@@ -762,6 +777,9 @@ func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
 	}
 	return lines
 }
+
+// sectionLabel is a section number alone: "3", "3.2", "IV.", "V.I.II", "B.".
+var sectionLabel = regexp.MustCompile(`^([0-9]{1,2}(\.[0-9]{1,2})*\.?|[IVXL]{1,5}(\.[IVXL]{1,5})*\.?|[A-Z]\.)$`)
 
 // insertScript puts the characters of a fragment into a line's: after the
 // line's characters that start left of the fragment's end, and after the
