@@ -125,7 +125,8 @@ func mathAndCode(blocks []*Block) []*Block {
 			}
 		}
 	}
-	// Equation numbers join their equation.
+	// Equation numbers join their equation, and so do the short notes set
+	// beside an equation's lines ("tupling", "(x ∈ V) variable").
 	var out []*Block
 	for _, b := range blocks {
 		if b.Kind == Equation && len(b.Lines) == 1 && eqNumber.MatchString(b.Lines[0].Text) {
@@ -136,6 +137,12 @@ func mathAndCode(blocks []*Block) []*Block {
 				t.Box = t.Box.Union(b.Box)
 				continue
 			}
+		}
+		if t := annotated(b, blocks); t != nil {
+			t.Lines = append(t.Lines, b.Lines...)
+			sortLinesTopDown(t.Lines)
+			t.Box = t.Box.Union(b.Box)
+			continue
 		}
 		out = append(out, b)
 	}
@@ -176,6 +183,43 @@ func mathAndCode(blocks []*Block) []*Block {
 		joined = append(joined, b)
 	}
 	return joined
+}
+
+// annotated returns the equation a paragraph of short notes is set beside:
+// each of its lines (at most three, of at most five words, not prose) on
+// the baseline of a line of an equation block to its left.
+func annotated(b *Block, blocks []*Block) *Block {
+	if b.Kind != Paragraph || len(b.Lines) > 3 {
+		return nil
+	}
+	for _, l := range b.Lines {
+		if len(strings.Fields(l.Text)) > 5 || prose(l) {
+			return nil
+		}
+	}
+	for _, e := range blocks {
+		if e == b || e.Kind != Equation || e.Box.X1 > b.Box.X0+1 {
+			continue
+		}
+		all := true
+		for _, l := range b.Lines {
+			on := false
+			for _, el := range e.Lines {
+				if math.Abs(el.Base-l.Base) < 0.3*math.Max(el.Size, l.Size) && el.Box.X1 <= l.Box.X0 {
+					on = true
+					break
+				}
+			}
+			if !on {
+				all = false
+				break
+			}
+		}
+		if all {
+			return e
+		}
+	}
+	return nil
 }
 
 // equationOf finds the block an equation number belongs to: the nearest
