@@ -491,6 +491,16 @@ func (r *region) add(l *Line) {
 	r.box = r.box.Union(l.Box)
 }
 
+// pitch returns the median distance between the baselines of the
+// region's lines, 0 for a single line.
+func (r *region) pitch() float64 {
+	var ps []float64
+	for i := 1; i < len(r.lines); i++ {
+		ps = append(ps, r.lines[i-1].Base-r.lines[i].Base)
+	}
+	return median(ps)
+}
+
 func (r *region) size() float64 {
 	s := make([]float64, len(r.lines))
 	for i, l := range r.lines {
@@ -586,7 +596,7 @@ func canJoin(a, b *region, all []*region) bool {
 		return false
 	}
 	pitch := last.Base - first.Base
-	if pitch < 0.5*s || pitch > 1.75*s {
+	if pitch < 0.5*s || pitch > math.Max(1.75*s, 1.2*a.pitch()) {
 		return false
 	}
 	if math.Abs(a.box.X0-b.box.X0) > 1.5*s && math.Abs(a.box.X1-b.box.X1) > 1.5*s {

@@ -246,6 +246,23 @@ func splitGaps(cs []char) [][]char {
 	return out
 }
 
+// lineSize is a line's font size: the median size of its lower-case
+// letters when it has at least three, so that words in small capitals
+// (upper-case letters set smaller) do not make a line of body text look
+// small; else the median size of all its characters.
+func lineSize(cs []char) float64 {
+	var s []float64
+	for _, c := range cs {
+		if c.Size > 0 && unicode.IsLower(c.Rune) {
+			s = append(s, c.Size)
+		}
+	}
+	if len(s) >= 3 {
+		return median(s)
+	}
+	return medianSize(cs)
+}
+
 func medianSize(cs []char) float64 {
 	var s []float64
 	for _, c := range cs {
@@ -363,7 +380,7 @@ func (l *Line) compute(fonts []fontFlags) {
 	}
 	l.Text = b.String()
 	l.Box = box
-	l.Size = medianSize(l.chars)
+	l.Size = lineSize(l.chars)
 	l.Bold = letters > 0 && bold*2 > letters
 	l.Italic = letters > 0 && italic*2 > letters
 	l.Ink = inked
