@@ -708,8 +708,8 @@ func splitParagraphs(r *region, st Stats) []*Block {
 			if justified && p.Box.X1 < r.box.X1-2*s && !p.Hyphenated && endsSentence(p.Text) {
 				brk = true // short last line
 			}
-			if p.Bold != l.Bold && lineIsHeadingLike(p, st) {
-				brk = true
+			if p.Bold != l.Bold && lineIsHeadingLike(p, st) && !startsLower(l.Text) {
+				brk = true // a bold heading line, not one whose sentence goes on
 			}
 			if brk {
 				out = append(out, cur)
@@ -721,6 +721,18 @@ func splitParagraphs(r *region, st Stats) []*Block {
 	}
 	out = append(out, cur)
 	return out
+}
+
+// startsLower reports whether a line starts with a lower-case letter
+// (after opening quotes and brackets): it continues a sentence.
+func startsLower(text string) bool {
+	for _, r := range text {
+		if strings.ContainsRune("\"'“‘([", r) {
+			continue
+		}
+		return unicode.IsLower(r)
+	}
+	return false
 }
 
 // isCentered reports whether the lines are centred in box rather than
