@@ -672,6 +672,14 @@ func splitParagraphs(r *region, st Stats) []*Block {
 		pitches = append(pitches, lines[i-1].Base-lines[i].Base)
 	}
 	normal := median(pitches)
+	// The white space between lines' boxes: a line with tall scripts or
+	// inline fractions is set further from its neighbours (TeX's
+	// \lineskip) without a paragraph break.
+	var gaps []float64
+	for i := 1; i < len(lines); i++ {
+		gaps = append(gaps, lines[i-1].Box.Y0-lines[i].Box.Y1)
+	}
+	normalGap := median(gaps)
 	// The left edge most lines start at, and whether lines end flush right.
 	var lefts []float64
 	flush := 0
@@ -691,7 +699,9 @@ func splitParagraphs(r *region, st Stats) []*Block {
 			p := lines[i-1]
 			brk := false
 			pitch := p.Base - l.Base
-			if pitch > normal+0.35*s && !centered || pitch > normal+0.6*s {
+			gap := p.Box.Y0 - l.Box.Y1
+			sentenceGoesOn := !endsSentence(p.Text) || p.Box.X1 >= r.box.X1-2*s
+			if (pitch > normal+0.35*s && !centered || pitch > normal+0.6*s) && (gap > normalGap+0.35*s || !sentenceGoesOn) {
 				brk = true // extra space (more of it in a centred block of mixed sizes)
 			}
 			ind := l.Box.X0 - left
