@@ -209,7 +209,11 @@ func measure(e *pdf.Engine, path, gtDir string, dump bool, w io.Writer) (*fileRe
 	r := &fileResult{name: name, pages: res.Pages}
 	if dump {
 		for _, c := range res.Chunks {
-			fmt.Fprintf(w, "%-11s %-10s %-5s [%s] %s\n", c.Type, c.ID, c.PageLabel, strings.Join(c.SectionPath, " > "), oneLine(c.Text))
+			cont := ""
+			if c.Continues != "" {
+				cont = " (continues " + c.Continues + ")"
+			}
+			fmt.Fprintf(w, "%-11s %-10s %-5s [%s]%s %s\n", c.Type, c.ID, c.PageLabel, strings.Join(c.SectionPath, " > "), cont, oneLine(c.Text))
 		}
 	}
 	sizes, err := pageSizes(path)

@@ -3,6 +3,7 @@ package layout
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -756,45 +757,65 @@ func frontMatter(p *Page, st Stats) {
 	titleLike := func(b *Block) bool {
 		return !b.Kind.Furniture() && !b.Rotated && len(b.Lines) <= 4 && b.Size() >= 1.2*st.BodySize && b.Box.Y0 > 0.4*p.Height
 	}
-	var runs [][]int
-	var run []int
-	active := false
-	flush := func() {
-		if len(run) >= 2 {
-			runs = append(runs, run)
-		}
-		run = nil
-	}
-	for i, b := range p.Blocks {
-		if b.Kind.Furniture() || b.Rotated {
-			continue
-		}
-		if titleLike(b) {
-			flush()
-			active = true
-			continue
-		}
-		if !active {
-			continue
-		}
+	candidate := func(b *Block) bool {
 		proseLines := 0
 		for _, l := range b.Lines {
 			if prose(l) {
 				proseLines++
 			}
 		}
-		stop := b.Kind == Heading && (b.Section != nil && b.Section.FromOutline || sectionLike(b.Text())) ||
+		return !(b.Kind == Heading && (b.Section != nil && b.Section.FromOutline || sectionLike(b.Text())) ||
 			b.Kind != Paragraph && b.Kind != Heading && b.Kind != Equation && b.Kind != Code ||
 			captionStart.MatchString(b.Text()) ||
-			len(b.Lines) >= 3 && proseLines*2 > len(b.Lines) || len(b.Lines) > 6
-		if stop {
-			flush()
-			active = false
+			len(b.Lines) >= 3 && proseLines*2 > len(b.Lines) || len(b.Lines) > 6)
+	}
+	var runs [][]int
+	var run []int
+	used := map[int]bool{}
+	var title *Block
+	// flush ends a run at stop (nil at the end of the page): the blocks of
+	// other columns in the same band, between the title and the stop,
+	// join it (an author grid set across the columns).
+	flush := func(stop *Block) {
+		if title != nil && stop != nil && len(run) > 0 {
+			for i, b := range p.Blocks {
+				if used[i] || slices.Contains(run, i) || b == title || b.Kind.Furniture() || b.Rotated || titleLike(b) {
+					continue
+				}
+				if b.Box.Y0 >= stop.Box.Y1-1 && b.Box.Y1 <= title.Box.Y0+1 && candidate(b) && b.Box.Y0 > 0.4*p.Height {
+					run = append(run, i)
+				}
+			}
+			slices.Sort(run)
+		}
+		if len(run) >= 2 {
+			runs = append(runs, run)
+			for _, i := range run {
+				used[i] = true
+			}
+		}
+		run = nil
+	}
+	for i, b := range p.Blocks {
+		if b.Kind.Furniture() || b.Rotated || used[i] {
+			continue
+		}
+		if titleLike(b) {
+			flush(b)
+			title = b
+			continue
+		}
+		if title == nil {
+			continue
+		}
+		if !candidate(b) {
+			flush(b)
+			title = nil
 			continue
 		}
 		run = append(run, i)
 	}
-	flush()
+	flush(nil)
 	if len(runs) == 0 {
 		return
 	}
