@@ -731,7 +731,7 @@ func mergeFragments(lines []*Line, bold []fontFlags) []*Line {
 //     start or after its end; or
 //   - it is the line's size, on its baseline, and goes on from the line's
 //     end (starting at most 1.5 of its size before it, in its right half, or
-//     0.6 after it).
+//     0.6 after it, or further back over a row of dots drawn under it).
 //
 // Its characters go in after the line's characters that it overlaps or
 // follows, after the whole run of scripts there, with a space on either
@@ -772,7 +772,9 @@ func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
 				if script && (cy < m.Box.Y0-0.15*s || cy > m.Box.Y1+0.15*s) {
 					continue
 				}
-				if !script && (math.Abs(l.Size-m.Size) > 0.12*s || math.Abs(l.Base-m.Base) > 0.15*s || l.Box.X0 < m.Box.X1-1.5*s || l.Box.X0 < m.Box.X0+0.5*m.Box.Width() || l.Box.X1 <= m.Box.X1) {
+				dotted := dotsFrom(m, l.Box.X0)
+				if !script && (math.Abs(l.Size-m.Size) > 0.12*s || math.Abs(l.Base-m.Base) > 0.15*s && !(dotted && math.Abs(l.Base-m.Base) < 0.3*s) ||
+					!dotted && (l.Box.X0 < m.Box.X1-1.5*s || l.Box.X0 < m.Box.X0+0.5*m.Box.Width()) || l.Box.X1 <= m.Box.X1) {
 					continue
 				}
 				d := math.Max(0, math.Max(l.Box.X0-m.Box.X1, m.Box.X0-l.Box.X1))
@@ -787,6 +789,9 @@ func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
 			q := &Line{chars: insertScript(m.chars, l.chars), seq: min(m.seq, l.seq)}
 			q.compute(fonts)
 			q.Size, q.Base = m.Size, m.Base
+			if l.Size >= m.Size*0.9 && l.Ink > m.Ink {
+				q.Size, q.Base = l.Size, l.Base // the longer piece of a line of one size
+			}
 			lines[best] = q
 			lines = append(lines[:i], lines[i+1:]...)
 			changed = true
@@ -797,6 +802,23 @@ func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
 
 // sectionLabel is a section number alone: "3", "3.2", "IV.", "V.I.II", "B.".
 var sectionLabel = regexp.MustCompile(`^([0-9]{1,2}(\.[0-9]{1,2})*\.?|[IVXL]{1,5}(\.[IVXL]{1,5})*\.?|[A-Z]\.)$`)
+
+// dotsFrom reports whether every character of m that ends right of x is a
+// dot: a dotted rule drawn as text under the words that follow (the
+// fragment overlapping them is the rest of the line, not a script).
+func dotsFrom(m *Line, x float64) bool {
+	n := 0
+	for _, c := range m.chars {
+		if isSpace(c.Rune) || c.Box.X1 <= x {
+			continue
+		}
+		if c.Rune != '.' && c.Rune != '…' && c.Rune != '·' {
+			return false
+		}
+		n++
+	}
+	return n >= 3
+}
 
 // insertScript puts the characters of a fragment into a line's: after the
 // line's characters that start left of the fragment's end, and after the
