@@ -82,8 +82,11 @@ func (d *Draft) associateAuthorYears() {
 		} else {
 			from, to = q.MarkupEnd, d.sentenceEnd(q.MarkupEnd, para.end)
 		}
+		// A reference right after the quotation is its own even when the
+		// quotation ends the sentence: "…limitations." (Lo et al., 2020, p. 2)
+		next := q.MarkupEnd + len(d.text[q.MarkupEnd:]) - len(strings.TrimLeft(d.text[q.MarkupEnd:], " \t\u00a0~"))
 		for k, ay := range d.AuthorYears {
-			if ay.Offset >= from && ay.Offset < to {
+			if ay.Offset == next || ay.Offset >= from && ay.Offset < to {
 				d.ayOf[i] = k
 				break
 			}

@@ -90,6 +90,18 @@ Lo and Wang (2020, pp. 4970–4971) say "existing corpora are not without their 
 	if _, ok := d.AuthorYearFor(2); ok || d.Locator(2) != "p. 3" {
 		t.Errorf("quotation 3: author-year %v, locator %q", ok, d.Locator(2))
 	}
+	// A reference right after a quotation that ends its sentence is still
+	// the quotation's; one after the next sentence starts is not.
+	end := Scan("x.md", []byte(`As written, "Existing corpora are not without their limitations." (Lo et al., 2020, p. 4970)
+
+"Existing corpora are not without their limitations." Then Lo and Wang (2020) came.
+`))
+	if ay, ok := end.AuthorYearFor(0); !ok || ay.Locator != "p. 4970" {
+		t.Errorf("reference right after a quotation ending its sentence: %+v %v", ay, ok)
+	}
+	if ay, ok := end.AuthorYearFor(1); ok {
+		t.Errorf("reference in the next sentence attributed: %+v", ay)
+	}
 	tex := "As \\citet{x} note, ``words of a quotation with many words here'' (Lo et al., 2020, p.~4970).\n"
 	if ay, ok := Scan("x.tex", []byte(tex)).AuthorYearFor(0); ok {
 		t.Errorf("a quotation with a key has an author-year reference: %+v", ay)

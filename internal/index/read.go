@@ -22,10 +22,13 @@ const MaxReadChars = 60000
 // ReadQuery names what to read of one paper: one chunk, one page or one
 // section. Exactly one of ChunkID, Page, PageLabel and Section is set.
 type ReadQuery struct {
-	Key       string // cite key or alias
-	ChunkID   string // one chunk
-	Page      int    // every chunk of this PDF page (1-based)
-	PageLabel string // every chunk of the page with this printed label
+	Key     string // cite key or alias
+	ChunkID string // one chunk
+	Page    int    // every chunk of this PDF page (1-based)
+	// PageLabel: every chunk of the page with this printed label (the
+	// PDF's page label, else the number its running head or foot prints:
+	// PrintedPages).
+	PageLabel string
 	// Section: every chunk of the first section whose title (or a title
 	// on its path) contains this, case-insensitively, and of its
 	// subsections.
@@ -133,11 +136,11 @@ func (ix *Index) Read(ctx context.Context, q ReadQuery) (_ *ReadResult, err erro
 			if first == 0 || c.Page < first {
 				first = c.Page
 			}
-			labels[c.PageLabel] = true
+			labels[printedOf(c, res.Printed)] = true
 			switch {
 			case q.Whole,
 				q.Page != 0 && c.Page == q.Page,
-				q.PageLabel != "" && strings.EqualFold(c.PageLabel, q.PageLabel):
+				q.PageLabel != "" && strings.EqualFold(printedOf(c, res.Printed), q.PageLabel):
 				sel = append(sel, i)
 			case q.Section != "":
 				if sectionAt < 0 && inSection(c, q.Section) {
@@ -156,7 +159,7 @@ func (ix *Index) Read(ctx context.Context, q ReadQuery) (_ *ReadResult, err erro
 				return nil, nothing("%s has no page %d: its pages are %d to %d", res.CiteKey, q.Page, first, last)
 			case q.PageLabel != "":
 				if len(labels) == 1 && labels[""] {
-					return nil, nothing("%s has no page labelled %q: its PDF declares no page labels; read by PDF page (%d to %d)", res.CiteKey, q.PageLabel, first, last)
+					return nil, nothing("%s has no page labelled %q: its PDF declares no page labels and prints no page numbers; read by PDF page (%d to %d)", res.CiteKey, q.PageLabel, first, last)
 				}
 				return nil, nothing("%s has no page labelled %q", res.CiteKey, q.PageLabel)
 			default:
@@ -206,6 +209,15 @@ func (ix *Index) Read(ctx context.Context, q ReadQuery) (_ *ReadResult, err erro
 		}
 	}
 	return res, nil
+}
+
+// printedOf is the page to cite for c: its page label, else the number
+// printed in its page's running heads or feet (printed, from PrintedPages).
+func printedOf(c Chunk, printed map[int]string) string {
+	if c.PageLabel != "" {
+		return c.PageLabel
+	}
+	return printed[c.Page]
 }
 
 func ref(c Chunk) ChunkRef {

@@ -128,6 +128,12 @@ try {
   expect(read.structuredContent?.previous?.chunk_id && read.structuredContent?.next?.chunk_id, "crossmem_read: no previous or next chunk");
   expect(!("viewer_url" in (ch ?? {})) || typeof ch.viewer_url === "string", "crossmem_read: viewer_url not a string");
 
+  // The printed page (a footer's number here: the PDF declares no page
+  // labels) reads the same page.
+  const byLabel = step("read_page_label", await call("crossmem_read", { cite_key: KEY, page_label: ch?.printed_page ?? "4970" }));
+  expect(!byLabel.isError && (byLabel.structuredContent?.chunks ?? []).some((c) => c.chunk_id === chunkId && c.page === 2),
+    `crossmem_read page_label ${ch?.printed_page}: ${byLabel.text.slice(0, 300)}`);
+
   // The agent quotes the first sentence of the reading, with the printed
   // page and the chunk's provenance.
   const quote = ch?.reading?.slice(0, SENTENCE.length) ?? SENTENCE;
