@@ -22,11 +22,33 @@ func Doc(content []byte, compressed bool) []byte {
 		w.Close()
 		stream, filter = b.Bytes(), " /Filter /FlateDecode"
 	}
-	return build(stream, filter)
+	return build(stream, filter, "/MediaBox [0 0 612 792]")
 }
 
-// build writes the document around one content stream, already encoded.
-func build(stream []byte, filter string) []byte {
+// Box is a page's boxes and rotation for Boxed: MediaBox and CropBox as
+// [llx lly urx ury] in points (a zero CropBox is left out), Rotate in
+// degrees clockwise (0, 90, 180, 270).
+type Box struct {
+	MediaBox, CropBox [4]float64
+	Rotate            int
+}
+
+// Boxed returns a one-page PDF like Doc (uncompressed) whose page has the
+// boxes and /Rotate of box.
+func Boxed(content []byte, box Box) []byte {
+	attrs := fmt.Sprintf("/MediaBox [%g %g %g %g]", box.MediaBox[0], box.MediaBox[1], box.MediaBox[2], box.MediaBox[3])
+	if box.CropBox != ([4]float64{}) {
+		attrs += fmt.Sprintf(" /CropBox [%g %g %g %g]", box.CropBox[0], box.CropBox[1], box.CropBox[2], box.CropBox[3])
+	}
+	if box.Rotate != 0 {
+		attrs += fmt.Sprintf(" /Rotate %d", box.Rotate)
+	}
+	return build(content, "", attrs)
+}
+
+// build writes the document around one content stream, already encoded,
+// with the page attributes attrs (its boxes).
+func build(stream []byte, filter, attrs string) []byte {
 	var b bytes.Buffer
 	var offsets []int
 	obj := func(body string) {
@@ -36,7 +58,7 @@ func build(stream []byte, filter string) []byte {
 	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 	obj("<< /Type /Catalog /Pages 2 0 R >>")
 	obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
-	obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>")
+	obj("<< /Type /Page /Parent 2 0 R " + attrs + " /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>")
 	offsets = append(offsets, b.Len())
 	fmt.Fprintf(&b, "4 0 obj\n<< /Length %d%s >>\nstream\n", len(stream), filter)
 	b.Write(stream)
@@ -76,7 +98,7 @@ func FlateBomb(inflated int64) []byte {
 		w.Write(block[:min(int64(len(block)), n)])
 	}
 	w.Close()
-	return build(b.Bytes(), " /Filter /FlateDecode")
+	return build(b.Bytes(), " /Filter /FlateDecode", "/MediaBox [0 0 612 792]")
 }
 
 // TextOps returns a one-page PDF whose content stream shows n one-letter

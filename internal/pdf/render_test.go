@@ -1,0 +1,188 @@
+package pdf
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"testing"
+
+	"github.com/crossmem/crossmem/internal/corpustest"
+	"github.com/crossmem/crossmem/internal/pdf/pdftest"
+)
+
+func TestToDisplay(t *testing.T) {
+	// A 100×200 pt page; the box [10 20 30 60] (y up, unrotated).
+	r := Rect{10, 20, 30, 60}
+	for _, tc := range []struct {
+		rot  int
+		want Rect
+		w, h float64
+	}{
+		{0, Rect{10, 140, 30, 180}, 100, 200},   // y flips: 200-60 .. 200-20
+		{90, Rect{20, 10, 60, 30}, 200, 100},    // clockwise: the bottom edge becomes the left
+		{180, Rect{70, 20, 90, 60}, 100, 200},   // upside down
+		{270, Rect{140, 70, 180, 90}, 200, 100}, // the top edge becomes the left
+	} {
+		g := Geometry{Width: 100, Height: 200, Rotation: tc.rot}
+		if got := g.ToDisplay(r); got != tc.want {
+			t.Errorf("rotation %d: ToDisplay = %v, want %v", tc.rot, got, tc.want)
+		}
+		if w, h := g.Display(); w != tc.w || h != tc.h {
+			t.Errorf("rotation %d: Display = %v×%v, want %v×%v", tc.rot, w, h, tc.w, tc.h)
+		}
+	}
+}
+
+// dark reports whether the pixel is ink (not near white).
+func dark(img *image.RGBA, x, y int) bool {
+	i := img.PixOffset(x, y)
+	return int(img.Pix[i])+int(img.Pix[i+1])+int(img.Pix[i+2]) < 3*128
+}
+
+// TestRenderGeometry draws a black rectangle on pages with a CropBox away
+// from the MediaBox origin and every /Rotate, and checks that the box
+// ToDisplay × Scale predicts is where pdfium put the ink: black inside,
+// white in a ring around it. The reference is the drawing itself, not our
+// mapping.
+func TestRenderGeometry(t *testing.T) {
+	e := testEngine(t)
+	// In user space the rectangle is [200 400 280 440]; the CropBox starts
+	// at (50, 100), so in the package's coordinates it is [150 300 230 340].
+	content := []byte("0 g 200 400 80 40 re f\n")
+	bbox := Rect{150, 300, 230, 340}
+	for _, rot := range []int{0, 90, 180, 270} {
+		t.Run(fmt.Sprint(rot), func(t *testing.T) {
+			doc, err := e.OpenBytes(pdftest.Boxed(content, pdftest.Box{MediaBox: [4]float64{0, 0, 612, 792}, CropBox: [4]float64{50, 100, 550, 700}, Rotate: rot}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer doc.Close()
+			r, err := doc.Render(1, RenderOptions{Width: 700})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Geometry.Width != 500 || r.Geometry.Height != 600 || r.Geometry.Rotation != rot {
+				t.Fatalf("Geometry = %+v", r.Geometry)
+			}
+			dw, dh := r.Geometry.Display()
+			b := r.Image.Bounds()
+			if b.Dx() != 700 || math.Abs(float64(b.Dy())-dh*700/dw) > 1 {
+				t.Errorf("image %v, want 700 × %.0f", b, dh*700/dw)
+			}
+			box := r.Geometry.ToDisplay(bbox)
+			x0, y0, x1, y1 := box.X0*r.Scale, box.Y0*r.Scale, box.X1*r.Scale, box.Y1*r.Scale
+			checkInk(t, r.Image, x0, y0, x1, y1)
+
+			// The region alone: all ink, at the asked width.
+			c, err := doc.Render(1, RenderOptions{Width: 160, Region: bbox})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cb := c.Image.Bounds()
+			if cb.Dx() != 160 {
+				t.Errorf("region width %d, want 160", cb.Dx())
+			}
+			for _, p := range []image.Point{{2, 2}, {cb.Dx() - 3, cb.Dy() - 3}, {cb.Dx() / 2, cb.Dy() / 2}} {
+				if !dark(c.Image, p.X, p.Y) {
+					t.Errorf("region render: pixel %v is not ink", p)
+				}
+			}
+		})
+	}
+}
+
+// checkInk asserts ink inside the pixel box (2 px in from its edges) and
+// none in a ring 3 px outside it.
+func checkInk(t *testing.T, img *image.RGBA, x0, y0, x1, y1 float64) {
+	t.Helper()
+	in := func(x, y float64) bool { return dark(img, int(x), int(y)) }
+	for _, p := range [][2]float64{{x0 + 2, y0 + 2}, {x1 - 2, y0 + 2}, {x0 + 2, y1 - 2}, {x1 - 2, y1 - 2}, {(x0 + x1) / 2, (y0 + y1) / 2}} {
+		if !in(p[0], p[1]) {
+			t.Errorf("pixel (%.0f, %.0f) inside the mapped box [%.1f %.1f %.1f %.1f] is not ink", p[0], p[1], x0, y0, x1, y1)
+		}
+	}
+	for _, p := range [][2]float64{{x0 - 3, y0 - 3}, {x1 + 3, y0 - 3}, {x0 - 3, y1 + 3}, {x1 + 3, y1 + 3}, {(x0 + x1) / 2, y0 - 3}, {x0 - 3, (y0 + y1) / 2}} {
+		if in(p[0], p[1]) {
+			t.Errorf("pixel (%.0f, %.0f) outside the mapped box [%.1f %.1f %.1f %.1f] is ink", p[0], p[1], x0, y0, x1, y1)
+		}
+	}
+}
+
+// TestRenderCorpusGlyphs renders a page of a two-column paper and the
+// corpus's one rotated page (/Rotate 90) and checks that the glyph boxes
+// the text layer reports, mapped to pixels, land on ink.
+func TestRenderCorpusGlyphs(t *testing.T) {
+	e := testEngine(t)
+	for _, tc := range []struct {
+		file string
+		page int
+		rot  int
+	}{
+		{"pm_2302.07302v1.pdf", 2, 0},
+		{"ol_overrun_on_pg8.pdf", 21, 90},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			doc, err := e.OpenBytes(corpustest.PDF(t, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer doc.Close()
+			p, err := doc.Page(tc.page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := doc.Render(tc.page, RenderOptions{Width: 1200})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Geometry.Rotation != tc.rot || r.Geometry.Width != p.Width || r.Geometry.Height != p.Height {
+				t.Fatalf("Geometry %+v, page %v×%v rotation %d", r.Geometry, p.Width, p.Height, p.Rotation)
+			}
+			b := r.Image.Bounds()
+			hit, n := 0, 0
+			for _, c := range p.Chars {
+				if c.Generated || c.Rune == ' ' || c.Box.Width() <= 0 || c.Box.Height() <= 0 {
+					continue
+				}
+				n++
+				box := r.Geometry.ToDisplay(c.Box)
+				x0, y0 := int(box.X0*r.Scale), int(box.Y0*r.Scale)
+				x1, y1 := int(math.Ceil(box.X1*r.Scale)), int(math.Ceil(box.Y1*r.Scale))
+			search:
+				for y := max(y0, 0); y < min(y1, b.Dy()); y++ {
+					for x := max(x0, 0); x < min(x1, b.Dx()); x++ {
+						if dark(r.Image, x, y) {
+							hit++
+							break search
+						}
+					}
+				}
+			}
+			if n < 100 || float64(hit) < 0.97*float64(n) {
+				t.Errorf("%d of %d glyph boxes land on ink at scale %.3f", hit, n, r.Scale)
+			}
+			t.Logf("%d of %d glyph boxes on ink", hit, n)
+		})
+	}
+}
+
+func TestRenderLimits(t *testing.T) {
+	e := testEngine(t)
+	doc, err := e.OpenBytes(pdftest.Doc(pdftest.Text("hello"), false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	for _, o := range []RenderOptions{{Width: 0}, {Width: MaxRenderSide + 1}, {Width: 100, Region: Rect{0, 0, 612, 0.01}}} {
+		if _, err := doc.Render(1, o); !errors.Is(err, ErrRenderSize) {
+			t.Errorf("Render(%+v) = %v, want ErrRenderSize", o, err)
+		}
+	}
+	if _, err := doc.Render(1, RenderOptions{Width: 100, Region: Rect{700, 800, 900, 900}}); err == nil {
+		t.Error("a region outside the page rendered")
+	}
+	if _, err := doc.Render(2, RenderOptions{Width: 100}); err == nil {
+		t.Error("page 2 of 1 rendered")
+	}
+}
