@@ -378,11 +378,12 @@ func newRoot(a *app) *cobra.Command {
 		Long: `crossmem captures papers (arXiv, DOI, local PDF, PDF URL) with their metadata,
 compiles each PDF into a markdown wiki note of verbatim, hash-checked chunks with
 provenance (page, section, bbox, SHA-256), and serves citations and search to AI
-agents over MCP.
+agents over MCP and a local library viewer. With no command it runs
+crossmem serve.
 
 Environment: CROSSMEM_HOME (library, default ~/crossmem), CROSSMEM_CONFIG
 (config file, default ~/.crossmem/config.toml), CROSSMEM_LOG, OLLAMA_HOST,
-CROSSMEM_OLLAMA_MODEL.
+CROSSMEM_OLLAMA_MODEL, BRIDGE_PORT (crossmem serve's port, default 7600).
 
 Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 		SilenceUsage:  true,
@@ -392,6 +393,11 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "no progress output on stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	groupCommand(root)
+	// The seed: "crossmem # 'serve' is the default when no subcommand is
+	// given".
+	root.RunE = func(cmd *cobra.Command, _ []string) error {
+		return runServe(cmd.Context(), &serveOptions{app: a})
+	}
 	root.AddCommand(
 		newCaptureCommand(a),
 		newCompileCommand(a),
@@ -411,6 +417,8 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 		newRestoreCommand(a),
 		newStatusCommand(a),
 		newMCPCommand(a),
+		newServeCommand(a),
+		newOpenCommand(a),
 	)
 	return root
 }

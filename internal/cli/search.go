@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -93,27 +92,11 @@ func runSearch(ctx context.Context, o *searchOptions) error {
 	return nil
 }
 
-// parseYears reads "2017", "2015-2019", "2015-" or "-2019".
+// parseYears reads --year: "2017", "2015-2019", "2015-" or "-2019".
 func parseYears(s string) (int, int, error) {
-	bad := fmt.Errorf("--year %q: use a year (2017) or a range (2015-2019, 2015-, -2019)", s)
-	from, to, isRange := strings.Cut(strings.TrimSpace(s), "-")
-	if !isRange {
-		to = from
+	from, to, err := search.ParseYears(s)
+	if err != nil {
+		return 0, 0, fmt.Errorf("--year %w", err)
 	}
-	var y [2]int
-	for i, v := range []string{from, to} {
-		v = strings.TrimSpace(v)
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 9999 {
-			return 0, 0, bad
-		}
-		y[i] = n
-	}
-	if y[0] == 0 && y[1] == 0 || (y[0] != 0 && y[1] != 0 && y[0] > y[1]) {
-		return 0, 0, bad
-	}
-	return y[0], y[1], nil
+	return from, to, nil
 }

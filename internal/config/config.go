@@ -21,6 +21,9 @@ import (
 	"github.com/crossmem/crossmem/internal/metadata"
 )
 
+// DefaultServePort is the seed's port of `crossmem serve`.
+const DefaultServePort = 7600
+
 // DefaultPattern is the seed's default cite key pattern.
 const DefaultPattern = "[auth:lower][year][shorttitle:1:nopunct]"
 
@@ -47,6 +50,12 @@ const (
 	// EnvLLMAPIKey is sent as a bearer token to an OpenAI-compatible
 	// server that wants one (never written to the config file).
 	EnvLLMAPIKey = "CROSSMEM_LLM_API_KEY"
+	// EnvBridgePort is the port of `crossmem serve` (the seed's name; it
+	// overrides [serve] port).
+	EnvBridgePort = "BRIDGE_PORT"
+	// EnvDataHome is the XDG data folder (default ~/.local/share), where
+	// `crossmem open --register` writes its desktop entry.
+	EnvDataHome = "XDG_DATA_HOME"
 	// EnvOllamaNumParallel is Ollama's own setting of how many requests a
 	// model serves at once; enrich matches it when [llm] concurrency is 0.
 	EnvOllamaNumParallel = "OLLAMA_NUM_PARALLEL"
@@ -82,6 +91,9 @@ type File struct {
 		VectorWeight   float64 `toml:"vector_weight"`
 		AdvisoryWeight float64 `toml:"advisory_weight"`
 	} `toml:"search"`
+	Serve struct {
+		Port int `toml:"port"`
+	} `toml:"serve"`
 	Citation struct {
 		Version        string `toml:"version"`
 		ChicagoEdition int    `toml:"chicago_edition"`
@@ -143,6 +155,11 @@ vector_weight = 1.0
 # quotable text is still the chunk's verbatim text. 0 means the default 0.5.
 advisory_weight = 0.5
 
+[serve]
+# Port of crossmem serve (the library viewer, on 127.0.0.1 only).
+# BRIDGE_PORT overrides it.
+port = 7600
+
 [citation]
 # Which version a paper's citations describe when the captured PDF is a
 # preprint with a known published version (or the reverse):
@@ -202,6 +219,12 @@ type Config struct {
 	BibTeXLaTeX bool
 	CacheDir    string
 	LogLevel    string
+	// ServePort is the port `crossmem serve` listens on (127.0.0.1):
+	// BRIDGE_PORT, else [serve] port, else 7600.
+	ServePort int
+	// DataHome is XDG_DATA_HOME, else ~/.local/share ("" without a home
+	// folder).
+	DataHome string
 }
 
 // Resolve builds the Config from the environment (getenv) and the config
@@ -318,6 +341,24 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 		c.BibTeXLaTeX = true
 	default:
 		return nil, nil, fmt.Errorf("config file %s: [citation] bibtex_unicode = %q: use \"keep\" or \"latex\"", c.ConfigPath, f.Citation.BibTeXUnicode)
+	}
+	c.ServePort = DefaultServePort
+	if f.Serve.Port != 0 {
+		c.ServePort = f.Serve.Port
+	}
+	if v := strings.TrimSpace(getenv(EnvBridgePort)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s=%q is not a port number (1..65535)", EnvBridgePort, v)
+		}
+		c.ServePort = n
+	}
+	if c.ServePort < 1 || c.ServePort > 65535 {
+		return nil, nil, fmt.Errorf("serve port %d is out of range 1..65535 (%s or [serve] port in %s)", c.ServePort, EnvBridgePort, c.ConfigPath)
+	}
+	c.DataHome = getenv(EnvDataHome)
+	if c.DataHome == "" && home != "" {
+		c.DataHome = filepath.Join(home, ".local", "share")
 	}
 	c.CacheDir = getenv(EnvCacheDir)
 	if c.CacheDir == "" {

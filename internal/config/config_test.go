@@ -47,6 +47,8 @@ func TestDefaultsFileCreatedOnFirstRun(t *testing.T) {
 		EmbedModel:  "nomic-embed-text", BM25Weight: 1, VectorWeight: 1, AdvisoryWeight: 0.5,
 		ChicagoEdition: 18,
 		CacheDir:       filepath.Join(home, ".cache", "crossmem"),
+		ServePort:      DefaultServePort,
+		DataHome:       filepath.Join(home, ".local", "share"),
 	}
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("config (-want +got):\n%s", diff)
@@ -143,6 +145,8 @@ model = "from-file"
 		EnvLog:               "DEBUG",
 		EnvLLMAPIKey:         "k3y",
 		EnvOllamaNumParallel: "4",
+		EnvBridgePort:        "7601",
+		EnvDataHome:          filepath.Join(dir, "data"),
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -167,6 +171,8 @@ model = "from-file"
 		ChicagoEdition: 18,
 		CacheDir:       filepath.Join(dir, "cache"),
 		LogLevel:       "debug",
+		ServePort:      7601,
+		DataHome:       filepath.Join(dir, "data"),
 	}
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("config (-want +got):\n%s", diff)
@@ -321,5 +327,38 @@ func TestLLMServer(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", body, err, want)
 		}
+	}
+}
+
+func TestServePort(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	resolve := func(port string) (*Config, error) {
+		m := map[string]string{EnvConfig: path, EnvHome: dir}
+		if port != "" {
+			m[EnvBridgePort] = port
+		}
+		cfg, _, err := Resolve(env(m))
+		return cfg, err
+	}
+	cfg, err := resolve("") // creates the file with the default
+	if err != nil || cfg.ServePort != DefaultServePort {
+		t.Fatalf("default: %v %+v", err, cfg)
+	}
+	os.WriteFile(path, []byte("[serve]\nport = 7700\n"), 0o644)
+	if cfg, err := resolve(""); err != nil || cfg.ServePort != 7700 {
+		t.Errorf("[serve] port = 7700: %v %d", err, cfg.ServePort)
+	}
+	if cfg, err := resolve("7800"); err != nil || cfg.ServePort != 7800 {
+		t.Errorf("BRIDGE_PORT=7800 over the file: %v %d", err, cfg.ServePort)
+	}
+	for _, bad := range []string{"http", "0", "70000", "-1"} {
+		if _, err := resolve(bad); err == nil || !strings.Contains(err.Error(), "BRIDGE_PORT") {
+			t.Errorf("BRIDGE_PORT=%s: %v", bad, err)
+		}
+	}
+	os.WriteFile(path, []byte("[serve]\nport = 99999\n"), 0o644)
+	if _, err := resolve(""); err == nil || !strings.Contains(err.Error(), "[serve] port") {
+		t.Errorf("[serve] port = 99999: %v", err)
 	}
 }

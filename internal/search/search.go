@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -132,6 +133,33 @@ func (h Hit) Location() string {
 		return page
 	}
 	return page + " §" + h.Section
+}
+
+// ParseYears reads a year filter: "2017", "2015-2019", "2015-" or "-2019"
+// (the --year flag, the viewer's year field). It returns the first and
+// last year, 0 for an open end.
+func ParseYears(s string) (from, to int, err error) {
+	bad := fmt.Errorf("%q: use a year (2017) or a range (2015-2019, 2015-, -2019)", s)
+	f, t, isRange := strings.Cut(strings.TrimSpace(s), "-")
+	if !isRange {
+		t = f
+	}
+	var y [2]int
+	for i, v := range []string{f, t} {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 9999 {
+			return 0, 0, bad
+		}
+		y[i] = n
+	}
+	if y[0] == 0 && y[1] == 0 || (y[0] != 0 && y[1] != 0 && y[0] > y[1]) {
+		return 0, 0, bad
+	}
+	return y[0], y[1], nil
 }
 
 // Searcher finds chunks matching a query, best first.
