@@ -27,13 +27,16 @@ step() { # step NAME COMMAND...: run COMMAND, report its time
 }
 
 if command -v npm >/dev/null 2>&1; then
-  # npm ci (the MCP TypeScript SDK and the MCP Inspector) only when the
-  # lock file changed since the last install: it wipes node_modules first.
-  if ! cmp -s test/mcp-e2e/package-lock.json test/mcp-e2e/node_modules/.crossmem-lock 2>/dev/null; then
-    (cd test/mcp-e2e && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.crossmem-lock)
-  fi
+  # npm ci (the MCP TypeScript SDK and the MCP Inspector; playwright-core for
+  # the browser tests) only when the lock file changed since the last
+  # install: it wipes node_modules first.
+  for d in test/mcp-e2e test/viewer-e2e; do
+    if ! cmp -s $d/package-lock.json $d/node_modules/.crossmem-lock 2>/dev/null; then
+      (cd $d && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.crossmem-lock)
+    fi
+  done
 else
-  echo "test: npm not found; the TypeScript MCP client test will be skipped" >&2
+  echo "test: npm not found; the TypeScript MCP client and browser tests will be skipped" >&2
 fi
 test -z "$(gofmt -l cmd internal bench test 2>/dev/null)" || { echo "gofmt needed:"; gofmt -l cmd internal bench test; exit 1; }
 step vet go vet ./...

@@ -47,6 +47,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/crossmem/crossmem/internal/cite"
+	"github.com/crossmem/crossmem/internal/deeplink"
 	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/quote"
 	"github.com/crossmem/crossmem/internal/search"
@@ -79,6 +80,10 @@ const MinWords = 3
 type Checker struct {
 	Index *index.Index
 	Citer *cite.Citer // for cite key lookups and suggestions
+	// ViewerBase is the library viewer's base URL ("http://127.0.0.1:7600"):
+	// when set, every source chunk and nearest passage carries its
+	// ViewerURL.
+	ViewerBase string
 }
 
 // SourceChunk is a chunk a quotation was found in, with its provenance.
@@ -90,6 +95,9 @@ type SourceChunk struct {
 	PageLabel string     `json:"page_label,omitempty"`
 	BBox      [4]float64 `json:"bbox"` // [x0, y0, x1, y1] in PDF points, origin bottom-left
 	SHA256    string     `json:"text_sha256"`
+	// ViewerURL opens the chunk's place in the PDF in the library viewer
+	// (Checker.ViewerBase); "" without one.
+	ViewerURL string `json:"viewer_url,omitempty"`
 }
 
 // Source is where a quotation was found.
@@ -121,6 +129,8 @@ type Passage struct {
 	// chunk in the same order (0 to 1).
 	Similarity float64 `json:"similarity"`
 	Text       string  `json:"text"` // the chunk text, white space collapsed
+	// ViewerURL opens the passage in the library viewer; "" without one.
+	ViewerURL string `json:"viewer_url,omitempty"`
 }
 
 // Provenance is a `% crossmem: <key> <chunk_id> sha256=<...>` provenance
@@ -255,8 +265,33 @@ func (c *Checker) Quote(ctx context.Context, q string, keys []string, prov *Prov
 
 // Check checks one quotation. A quotation that is not found is a verdict
 // (Unverified, with the nearest passages), not an error; errors are the
-// index's.
+// index's. With a ViewerBase, the source chunks and nearest passages carry
+// their viewer links.
 func (c *Checker) Check(ctx context.Context, r Request) (*QuoteResult, error) {
+	res, err := c.check(ctx, r)
+	c.addViewerURLs(res)
+	return res, err
+}
+
+// addViewerURLs sets the viewer links of res's source chunks and nearest
+// passages when the Checker has a viewer.
+func (c *Checker) addViewerURLs(res *QuoteResult) {
+	if c.ViewerBase == "" || res == nil {
+		return
+	}
+	if s := res.Source; s != nil {
+		for i := range s.Chunks {
+			ch := &s.Chunks[i]
+			ch.ViewerURL = deeplink.Link{Key: s.CiteKey, Page: ch.Page, BBox: ch.BBox, HasBox: true, Chunk: ch.ChunkID}.Viewer(c.ViewerBase)
+		}
+	}
+	for i := range res.Nearest {
+		p := &res.Nearest[i]
+		p.ViewerURL = deeplink.Link{Key: p.CiteKey, Chunk: p.ChunkID}.Viewer(c.ViewerBase)
+	}
+}
+
+func (c *Checker) check(ctx context.Context, r Request) (*QuoteResult, error) {
 	q := quote.TrimMarks(r.Quote)
 	keys := append([]string{}, r.Keys...)
 	res := &QuoteResult{Quote: q, CitedKeys: keys, AuthorYear: r.AuthorYear}

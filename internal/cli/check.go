@@ -85,7 +85,7 @@ func runCheck(ctx context.Context, o *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	ck := &check.Checker{Index: ix, Citer: &c}
+	ck := &check.Checker{Index: ix, Citer: &c, ViewerBase: a.viewerBase()}
 	rep, err := ck.Draft(ctx, d, check.DraftOptions{Strict: o.strict})
 	if err != nil {
 		return err

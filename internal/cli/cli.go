@@ -27,6 +27,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -289,6 +290,17 @@ func (a *app) indexNotes(ctx context.Context, paths ...string) {
 			a.notice("chunk embeddings not computed (%v); search uses BM25 until crossmem index can reach the embedding server", err)
 		}
 	}
+}
+
+// viewerBase returns the library viewer's base URL, where `crossmem serve`
+// listens: http://127.0.0.1:<port> ("" when the configuration cannot be
+// read). Results carry links to it (search hits, check sources).
+func (a *app) viewerBase() string {
+	cfg, err := a.config()
+	if err != nil {
+		return ""
+	}
+	return "http://127.0.0.1:" + strconv.Itoa(cfg.ServePort)
 }
 
 // showProgress reports whether progress output is wanted.

@@ -158,7 +158,9 @@ func runMCPServe(ctx context.Context, o *mcpServeOptions) error {
 	if _, err := ix.Sync(ctx, nil); err != nil {
 		logger.Warn("index sync failed", "error", err)
 	}
-	t := MCPTools{Citer: &c, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: &c}, Index: ix, Library: lib, Home: lib.Home,
+	base := a.viewerBase()
+	t := MCPTools{Citer: &c, Searcher: search.Viewer{Searcher: ix, Base: base}, Checker: &check.Checker{Index: ix, Citer: &c, ViewerBase: base},
+		Index: ix, Library: lib, Home: lib.Home,
 		Version: Version, BeforeSearch: syncEvery(ix, logger, 2*time.Second), Logger: logger}
 	logger.Info("crossmem MCP server ready", "index", ix.Path(), "wiki", ix.WikiDir())
 	return a.servers.MCP(ctx, t, a.io.In, a.io.Out)

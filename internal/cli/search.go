@@ -73,7 +73,7 @@ func runSearch(ctx context.Context, o *searchOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := ix.Search(ctx, q)
+	res, err := search.Viewer{Searcher: ix, Base: a.viewerBase()}.Search(ctx, q)
 	var uk *index.UnknownKeyError
 	if errors.As(err, &uk) {
 		c, cerr := a.citer()

@@ -210,8 +210,10 @@ func connect(t *testing.T, lib library) *mcp.ClientSession {
 		}
 	}
 	citer := &cite.Citer{Lib: l}
-	s := &mcpserver.Server{Citer: citer, Searcher: ix, Checker: &check.Checker{Index: ix, Citer: citer}, Index: ix, Library: l,
-		Home: l.Home, Version: "test", BeforeSearch: sync}
+	// With the viewer links `crossmem mcp serve` gives (cli.viewerBase).
+	const viewer = "http://127.0.0.1:7600"
+	s := &mcpserver.Server{Citer: citer, Searcher: search.Viewer{Searcher: ix, Base: viewer}, Checker: &check.Checker{Index: ix, Citer: citer, ViewerBase: viewer},
+		Index: ix, Library: l, Home: l.Home, Version: "test", BeforeSearch: sync}
 	serverT, clientT := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -366,11 +368,11 @@ func noteChunks(t testing.TB, path string) []chunk {
 
 // textHit is one result of crossmem_recall's text, as the seed shows it.
 type textHit struct {
-	N                                             int
-	CiteKey, Title, Section, Chunk, Excerpt, Link string
+	N                                                   int
+	CiteKey, Title, Section, Chunk, Excerpt, Link, View string
 }
 
-var hitRE = regexp.MustCompile(`^(\d+)\. \[([^\]]+)\] (.*)\n   section: (.*)\n   chunk: (.*)\n   excerpt: (.*)\n   link: (.*)$`)
+var hitRE = regexp.MustCompile(`^(\d+)\. \[([^\]]+)\] (.*)\n   section: (.*)\n   chunk: (.*)\n   excerpt: (.*)\n   link: (.*)(?:\n   view: (.*))?$`)
 
 func parseHits(t *testing.T, text string) []textHit {
 	t.Helper()
@@ -381,7 +383,11 @@ func parseHits(t *testing.T, text string) []textHit {
 			t.Fatalf("result block does not have the seed's layout:\n%s", block)
 		}
 		n, _ := strconv.Atoi(m[1])
-		out = append(out, textHit{n, m[2], m[3], m[4], m[5], m[6], m[7]})
+		out = append(out, textHit{n, m[2], m[3], m[4], m[5], m[6], m[7], m[8]})
+		// The viewer link opens the hit's chunk (crossmem serve).
+		if want := "http://127.0.0.1:7600/pdf/" + m[2] + "?chunk=" + m[5]; m[8] != want {
+			t.Errorf("hit %s %s: view %q, want %q", m[2], m[5], m[8], want)
+		}
 	}
 	return out
 }
@@ -397,6 +403,7 @@ type recallOutput struct {
 		Section string  `json:"section"`
 		Excerpt string  `json:"excerpt"`
 		Link    string  `json:"link"`
+		View    string  `json:"viewer_url"`
 		Score   float64 `json:"score"`
 	} `json:"results"`
 	Withheld []struct {
@@ -435,7 +442,7 @@ func recall(t *testing.T, cs *mcp.ClientSession, args map[string]any) ([]textHit
 		if h.N != i+1 {
 			t.Errorf("result %d numbered %d", i+1, h.N)
 		}
-		want := textHit{i + 1, s.CiteKey, s.Title, search.Hit{Page: s.Page, Section: s.Section}.Location(), s.ChunkID, s.Excerpt, s.Link}
+		want := textHit{i + 1, s.CiteKey, s.Title, search.Hit{Page: s.Page, Section: s.Section}.Location(), s.ChunkID, s.Excerpt, s.Link, s.View}
 		if h != want {
 			t.Errorf("result %d: text %+v, structured %+v", i+1, h, want)
 		}

@@ -1,9 +1,12 @@
 package pdf
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
+	"image/png"
 	"math"
 	"testing"
 
@@ -184,5 +187,47 @@ func TestRenderLimits(t *testing.T) {
 	}
 	if _, err := doc.Render(2, RenderOptions{Width: 100}); err == nil {
 		t.Error("page 2 of 1 rendered")
+	}
+}
+
+// TestRenderPNG: a grey page is encoded as 8-bit grey, a coloured one as
+// RGB, and both decode to the pixels drawn.
+func TestRenderPNG(t *testing.T) {
+	e := testEngine(t)
+	for _, tc := range []struct {
+		content string
+		grey    bool
+	}{
+		{"0 g 200 400 80 40 re f\n", true},
+		{"1 0 0 rg 200 400 80 40 re f\n", false},
+	} {
+		doc, err := e.OpenBytes(pdftest.Boxed([]byte(tc.content), pdftest.Box{MediaBox: [4]float64{0, 0, 612, 792}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := doc.Render(1, RenderOptions{Width: 306})
+		doc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := r.PNG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, isGrey := img.(*image.Gray); isGrey != tc.grey {
+			t.Errorf("%q: decoded as %T, want grey %v", tc.content, img, tc.grey)
+		}
+		// (120, 176) is inside the rectangle: x 200..280 pt, y 352..392 pt from the top, at half scale.
+		for _, p := range []image.Point{{120, 176}, {10, 10}} {
+			got := color.RGBAModel.Convert(img.At(p.X, p.Y)).(color.RGBA)
+			want := r.Image.RGBAAt(p.X, p.Y)
+			if got != want {
+				t.Errorf("%q: pixel %v decodes to %v, drawn %v", tc.content, p, got, want)
+			}
+		}
 	}
 }

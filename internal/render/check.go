@@ -57,6 +57,11 @@ func Quote(q *check.QuoteResult) string {
 	fmt.Fprintf(&b, " (%s): %q\n", cited, excerpt(q.Quote, 300))
 	if s := q.Source; s != nil {
 		fmt.Fprintf(&b, "  source: %s %s\n", s.CiteKey, chunkList(s.Chunks))
+		for _, c := range s.Chunks {
+			if c.ViewerURL != "" {
+				fmt.Fprintf(&b, "  view: %s\n", c.ViewerURL)
+			}
+		}
 		if q.Status == check.Repaired || q.Match == check.Repaired || (q.Status == check.Misattributed && s.Text != collapse(q.Quote)) {
 			fmt.Fprintf(&b, "  paste: %q\n", s.Text)
 			if s.Verbatim != "" && s.Verbatim != s.Text {
@@ -69,6 +74,9 @@ func Quote(q *check.QuoteResult) string {
 	}
 	for _, p := range q.Nearest {
 		fmt.Fprintf(&b, "  nearest: %s %s %s (similarity %.2f): %q\n", p.CiteKey, p.ChunkID, pageRef(p.Page, p.PageLabel), p.Similarity, excerpt(p.Text, 300))
+		if p.ViewerURL != "" {
+			fmt.Fprintf(&b, "    view: %s\n", p.ViewerURL)
+		}
 	}
 	for _, n := range q.Notes {
 		fmt.Fprintf(&b, "  note: %s\n", n)

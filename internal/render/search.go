@@ -29,8 +29,8 @@ func Recall(query string, res *search.Result) RecallOutput {
 }
 
 // Hits renders search results as the seed's numbered list (cite key and
-// title, then section, chunk, excerpt and link lines), or "No results for
-// query: '<q>'". A chunk with a model-written paraphrase or implication
+// title, then section, chunk, excerpt and link lines, and the viewer link
+// when the hit has one), or "No results for query: '<q>'". A chunk with a model-written paraphrase or implication
 // has them on lines labelled advisory, after a line saying whether the
 // query matched them; the excerpt stays the only quotable text.
 func Hits(query string, hits []search.Hit) string {
@@ -58,6 +58,9 @@ func Hits(query string, hits []search.Hit) string {
 			}
 		}
 		fmt.Fprintf(&b, "   link: %s\n", h.Link)
+		if h.ViewerURL != "" {
+			fmt.Fprintf(&b, "   view: %s\n", h.ViewerURL)
+		}
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

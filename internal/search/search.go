@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/crossmem/crossmem/internal/deeplink"
 )
 
 // DefaultLimit and MaxLimit bound the number of results (the seed's
@@ -48,12 +50,15 @@ type Hit struct {
 	Page    int    `json:"page"`
 	// PageLabel is the printed page label ("46"); "" when the PDF
 	// declares none (cite Page then).
-	PageLabel string  `json:"page_label,omitempty"`
-	Section   string  `json:"section"`
-	Type      string  `json:"type"`
-	Excerpt   string  `json:"excerpt"` // at most MaxExcerpt characters of the chunk's verbatim text
-	Link      string  `json:"link"`    // file:// URL of the note
-	Score     float64 `json:"score"`   // the fused score that ordered the results
+	PageLabel string `json:"page_label,omitempty"`
+	Section   string `json:"section"`
+	Type      string `json:"type"`
+	Excerpt   string `json:"excerpt"` // at most MaxExcerpt characters of the chunk's verbatim text
+	Link      string `json:"link"`    // file:// URL of the note
+	// ViewerURL opens the chunk on its PDF page, bbox highlighted, in the
+	// library viewer (`crossmem serve`): set by Viewer, "" without one.
+	ViewerURL string  `json:"viewer_url,omitempty"`
+	Score     float64 `json:"score"` // the fused score that ordered the results
 	// Advisory is the chunk's model-written paraphrase and implication,
 	// when it has them; AdvisoryMatch is true when the query matched
 	// them (the advisory lane). That text is never quotable: the quotable
@@ -165,6 +170,28 @@ func ParseYears(s string) (from, to int, err error) {
 // Searcher finds chunks matching a query, best first.
 type Searcher interface {
 	Search(ctx context.Context, q Query) (*Result, error)
+}
+
+// Viewer is a Searcher whose hits carry their ViewerURL: the viewer at
+// Base ("http://127.0.0.1:7600") opened at the chunk
+// (Base/pdf/{cite_key}?chunk={chunk_id}, internal/deeplink's form by chunk
+// id).
+type Viewer struct {
+	Searcher
+	Base string
+}
+
+// Search runs the query and sets each hit's ViewerURL.
+func (v Viewer) Search(ctx context.Context, q Query) (*Result, error) {
+	res, err := v.Searcher.Search(ctx, q)
+	if err != nil || v.Base == "" {
+		return res, err
+	}
+	for i := range res.Hits {
+		h := &res.Hits[i]
+		h.ViewerURL = deeplink.Link{Key: h.CiteKey, Chunk: h.ChunkID}.Viewer(v.Base)
+	}
+	return res, nil
 }
 
 // FileURL returns the file:// URL of an absolute path.

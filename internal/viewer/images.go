@@ -1,11 +1,10 @@
 package viewer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,8 +25,9 @@ import (
 // set bounds the cache and the work a request can ask for.
 var PageWidths = []int{480, 800, 1200, 1600, 2400}
 
-// RegionWidths are the widths a region of a page (a figure) is rendered at.
-var RegionWidths = []int{320, 640, 960}
+// RegionSizes are the sizes a region of a page (a figure) is rendered at:
+// the length in pixels of its longer side.
+var RegionSizes = []int{320, 640, 960}
 
 // maxOpenDocs is how many PDFs the renderer keeps open.
 const maxOpenDocs = 4
@@ -143,8 +143,9 @@ func (e *pageError) Error() string {
 }
 
 // png returns the path of the PNG of page n of p at width pixels (a
-// member of PageWidths, or of RegionWidths with a region), drawing it
-// first when the cache lacks it.
+// member of PageWidths), or of a region of it whose longer side is width
+// pixels (a member of RegionSizes), drawing it first when the cache lacks
+// it.
 func (r *renderer) png(ctx context.Context, p *library.Paper, n, width int, region *pdf.Rect) (string, error) {
 	if !p.HasPDF() {
 		return "", errNoPDF
@@ -193,18 +194,16 @@ func (r *renderer) draw(ctx context.Context, p *library.Paper, n, width int, reg
 	opts := pdf.RenderOptions{Width: width}
 	if region != nil {
 		opts.Region = *region
+		if w, h := region.Width(), region.Height(); h > w && h > 0 {
+			opts.Width = max(1, int(math.Round(float64(width)*w/h)))
+		}
 	}
 	rd, err := doc.Render(n, opts)
 	r.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, rd.Image); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return rd.PNG()
 }
 
 // writeCache writes data to path through a temporary file and a rename,

@@ -13,7 +13,8 @@
 //	GET /pdf/{key}?chunk=ID    box highlighted and scrolled into view, the
 //	                           chunk's text and hash beside it
 //	GET /img/{key}/{page}?w=W  the page as PNG, W one of PageWidths
-//	GET /img/{key}/{page}/region?bbox=…&w=W   a region (a figure) as PNG
+//	GET /img/{key}/{page}/region?bbox=…&w=S   a region (a figure) as PNG,
+//	                           its longer side S pixels (RegionSizes)
 //	GET /static/…              the stylesheet and script
 //
 // The deep links of internal/deeplink open the page view. Every route is
@@ -683,7 +684,7 @@ func (v *Viewer) image(w http.ResponseWriter, r *http.Request, isRegion bool) {
 			return
 		}
 		region = &pdf.Rect{X0: b[0], Y0: b[1], X1: b[2], Y1: b[3]}
-		widths, def = RegionWidths, 640
+		widths, def = RegionSizes, 640
 	}
 	width, err := pickWidth(r.URL.Query().Get("w"), widths, def)
 	if err != nil {
