@@ -169,9 +169,9 @@ func (d *Document) Render(n int, opts RenderOptions) (*Rendering, error) {
 		return nil, fmt.Errorf("render page %d: %w", n, err)
 	}
 	defer res.Cleanup()
-	src := res.Result.Image
-	if src == nil {
-		return nil, fmt.Errorf("render page %d: no image", n)
+	src, ok := res.Result.RenderedImage.(*image.RGBA)
+	if !ok || src == nil {
+		return nil, fmt.Errorf("render page %d: no RGBA image (%T)", n, res.Result.RenderedImage)
 	}
 	// The image is a view of pdfium's memory: copy it, compositing any
 	// transparency (premultiplied RGBA) on white.
