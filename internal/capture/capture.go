@@ -104,6 +104,12 @@ type Options struct {
 	// goroutines at once.
 	OnLookup func(Lookup)
 
+	// SourceURL, for a local PDF, is the http(s) address a browser fetched
+	// it from (crossmem serve's POST /capture, capture --via-browser): the
+	// sidecar's source is then {kind "browser", input and url SourceURL}
+	// instead of the temporary file's path.
+	SourceURL string
+
 	// Now gives the capture time; nil means time.Now.
 	Now func() time.Time
 	// Log receives progress lines ("arxiv_id: 1706.03762"); may be nil.
@@ -745,6 +751,9 @@ func (c *run) source() library.Source {
 		identifier.KindLocalPDF: "local", identifier.KindArxiv: "arxiv",
 		identifier.KindDOI: "doi", identifier.KindPDFURL: "url",
 	}[c.id.Kind]
+	if c.id.Kind == identifier.KindLocalPDF && c.o.SourceURL != "" {
+		return library.Source{Kind: "browser", Input: c.o.SourceURL, URL: c.o.SourceURL}
+	}
 	return library.Source{Kind: kind, Input: c.id.Input, URL: c.pdfURL}
 }
 

@@ -30,6 +30,9 @@ type captureOptions struct {
 	citeKey string
 	refresh bool
 	timeout time.Duration // 0: [network] timeout
+	// viaBrowser fetches the one input, an http(s) URL, through the
+	// browser extension connected to crossmem serve.
+	viaBrowser bool
 }
 
 // captureJSON is capture's --json output for one input.
@@ -70,6 +73,10 @@ Inputs, matched in this order (first match wins):
   a DOI URL or bare DOI     https://doi.org/10.1063/5.0012345, 10.1063/5.0012345
   an http(s) URL of a PDF   https://example.org/paper.pdf
 
+With --via-browser, the PDF at an http(s) URL is fetched by your browser
+(the crossmem extension connected to crossmem serve), with the logins it
+has (an institution's library), then captured as above.
+
 A PDF is first identified from what it says about itself: its XMP metadata
 and document information, and its first page (the arXiv identifier in the
 margin, a printed DOI, the journal's banner, the title and the authors under
@@ -102,6 +109,7 @@ any failed), 2 unrecognised input or usage error.`,
 	cmd.Flags().StringVar(&o.doi, "doi", "", "DOI of the paper: fetch its metadata by this DOI (for one local PDF or PDF URL)")
 	cmd.Flags().StringVar(&o.citeKey, "cite-key", "", "use this cite key instead of generating one (for one input)")
 	cmd.Flags().BoolVar(&o.refresh, "refresh", false, "ignore cached metadata responses; for a paper already captured, refresh its metadata (as crossmem refresh)")
+	cmd.Flags().BoolVar(&o.viaBrowser, "via-browser", false, "fetch the PDF at this http(s) URL through your browser (the crossmem extension, connected to a running crossmem serve), with your browser's logins")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "longest wait for the metadata sources per paper, e.g. 10s (default: [network] timeout, 30s)")
 	a.addJSONFlag(cmd)
 	return cmd
@@ -117,42 +125,23 @@ func runCapture(ctx context.Context, o *captureOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.viaBrowser && (batch || !isHTTPURL(inputs[0])) {
+		return usageError{errors.New("--via-browser fetches one http(s) URL: capture --via-browser https://publisher.example/paper.pdf")}
+	}
 	if batch && (o.doi != "" || o.citeKey != "") {
 		return usageError{errors.New("--doi and --cite-key describe one paper: capture one input at a time to use them")}
-	}
-	cfg, err := a.config()
-	if err != nil {
-		return err
 	}
 	lib, err := a.library()
 	if err != nil {
 		return err
 	}
-	engine, err := a.pdfEngine(ctx)
+	opts, err := a.captureOptions(ctx, o.refresh, o.timeout)
 	if err != nil {
 		return err
 	}
-	hc, err := a.httpClient(o.refresh)
-	if err != nil {
-		return err
-	}
-	sc := a.sourcesConfig(hc)
-	timeout := o.timeout
-	if timeout <= 0 {
-		timeout = cfg.MetadataTimeout
-	}
-	if timeout <= 0 {
-		timeout = capture.DefaultMetadataTimeout
-	}
-	opts := capture.Options{
-		DOI:             o.doi,
-		CiteKey:         o.citeKey,
-		Pattern:         cfg.Pattern,
-		Engine:          engine,
-		Sources:         sources.New(sc),
-		ArxivPDFURL:     sc.Arxiv().PDFURL,
-		HTTP:            hc,
-		MetadataTimeout: timeout,
+	opts.DOI, opts.CiteKey = o.doi, o.citeKey
+	if o.viaBrowser {
+		return captureViaBrowser(ctx, o, lib, inputs[0], opts)
 	}
 	if batch {
 		return captureBatch(ctx, o, lib, inputs, opts)
@@ -163,6 +152,40 @@ func runCapture(ctx context.Context, o *captureOptions) error {
 // expandInputs replaces each folder among the inputs by the PDFs in it and
 // its subfolders (*.pdf, any case, in name order). batch is true when
 // there are several inputs or a folder.
+// captureOptions are the options of every capture (the CLI's, and
+// crossmem serve's POST /capture): the cite key pattern, pdfium, the
+// metadata sources, the download client and the metadata deadline
+// (timeout, or [network] timeout when 0).
+func (a *app) captureOptions(ctx context.Context, refresh bool, timeout time.Duration) (capture.Options, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return capture.Options{}, err
+	}
+	engine, err := a.pdfEngine(ctx)
+	if err != nil {
+		return capture.Options{}, err
+	}
+	hc, err := a.httpClient(refresh)
+	if err != nil {
+		return capture.Options{}, err
+	}
+	sc := a.sourcesConfig(hc)
+	if timeout <= 0 {
+		timeout = cfg.MetadataTimeout
+	}
+	if timeout <= 0 {
+		timeout = capture.DefaultMetadataTimeout
+	}
+	return capture.Options{
+		Pattern:         cfg.Pattern,
+		Engine:          engine,
+		Sources:         sources.New(sc),
+		ArxivPDFURL:     sc.Arxiv().PDFURL,
+		HTTP:            hc,
+		MetadataTimeout: timeout,
+	}, nil
+}
+
 func expandInputs(in []string) (out []string, batch bool, err error) {
 	for _, s := range in {
 		fi, err := os.Stat(s)

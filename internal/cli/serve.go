@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/crossmem/crossmem/internal/bridge"
 	"github.com/crossmem/crossmem/internal/pdf"
 	"github.com/crossmem/crossmem/internal/serve"
 	"github.com/crossmem/crossmem/internal/viewer"
@@ -31,12 +32,22 @@ func newServeCommand(a *app) *cobra.Command {
 	o := &serveOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the library viewer on 127.0.0.1:7600 (the default when no command is given)",
+		Short: "Serve the library viewer and the browser bridge on 127.0.0.1:7600 (the default when no command is given)",
 		Long: `Start crossmem's local HTTP server on 127.0.0.1 (port 7600; BRIDGE_PORT or
 [serve] port in the config file override it; --port 0 picks a free port). It
 serves the library viewer: every paper, search, a paper's metadata, citations
 and chunks, and the PDF page of any chunk with its bbox highlighted. Open a
 chunk's page with crossmem open <cite_key> [<chunk_id>].
+
+It is also the browser bridge: the crossmem browser extension (extension/ in
+the repository, loaded unpacked) connects to it over a WebSocket, and agents
+and tools send it commands (POST /command: navigate, click, type, wait,
+extract, screenshot, summarize, tab_info, ping, fetch_pdf; "agentId" keeps
+each agent to its own tabs) and captures (POST /capture, as crossmem capture).
+Every bridge call needs the token in the config folder's bridge-token file
+(created on first run, mode 0600): Authorization: Bearer <token>. The
+extension gets it by pairing: type the one-time code printed at start-up in
+the extension's options page.
 
 It listens on the loopback address only and answers only requests whose Host
 is that address or localhost with its port (no DNS rebinding); other web
@@ -95,12 +106,25 @@ func runServe(ctx context.Context, o *serveOptions) error {
 		return err
 	}
 	defer v.Close()
+	b, err := a.newBridge(lib)
+	if err != nil {
+		s.Close()
+		return err
+	}
+	if err := b.Mount(s); err != nil {
+		s.Close()
+		return err
+	}
 	s.SetHealth(serve.Health{Version: Version, Home: lib.Home})
 	fmt.Fprintf(a.io.Out, "[serve] crossmem v%s\n", Version)
 	fmt.Fprintf(a.io.Out, "[serve] library → %s\n", tildePath(lib.Home))
 	for _, l := range s.Banner() {
 		fmt.Fprintf(a.io.Out, "[serve] %s\n", l)
 	}
+	if b.ExtensionOrigin != "" {
+		fmt.Fprintf(a.io.Out, "[serve] extension: %s\n", b.ExtensionOrigin)
+	}
+	fmt.Fprintf(a.io.Out, "[serve] pairing code: %s (type it in the crossmem extension's options; valid once, for %d minutes)\n", b.PairingCode, int(bridge.PairingTTL.Minutes()))
 	fmt.Fprintln(a.io.Out, "[serve] listening on the loopback address only; Ctrl+C stops")
 	if o.ready != nil {
 		o.ready(s.URL())

@@ -92,7 +92,8 @@ type File struct {
 		AdvisoryWeight float64 `toml:"advisory_weight"`
 	} `toml:"search"`
 	Serve struct {
-		Port int `toml:"port"`
+		Port        int    `toml:"port"`
+		ExtensionID string `toml:"extension_id"`
 	} `toml:"serve"`
 	Citation struct {
 		Version        string `toml:"version"`
@@ -159,6 +160,10 @@ advisory_weight = 0.5
 # Port of crossmem serve (the library viewer, on 127.0.0.1 only).
 # BRIDGE_PORT overrides it.
 port = 7600
+# The crossmem browser extension the bridge accepts, by its id (32 letters
+# a-p, shown on chrome://extensions). Empty: the extension that pairs with
+# the one-time code crossmem serve prints.
+extension_id = ""
 
 [citation]
 # Which version a paper's citations describe when the captured PDF is a
@@ -222,6 +227,9 @@ type Config struct {
 	// ServePort is the port `crossmem serve` listens on (127.0.0.1):
 	// BRIDGE_PORT, else [serve] port, else 7600.
 	ServePort int
+	// ExtensionID is [serve] extension_id: the browser extension the
+	// bridge accepts ("" : the one that pairs).
+	ExtensionID string
 	// DataHome is XDG_DATA_HOME, else ~/.local/share ("" without a home
 	// folder).
 	DataHome string
@@ -343,6 +351,7 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 		return nil, nil, fmt.Errorf("config file %s: [citation] bibtex_unicode = %q: use \"keep\" or \"latex\"", c.ConfigPath, f.Citation.BibTeXUnicode)
 	}
 	c.ServePort = DefaultServePort
+	c.ExtensionID = strings.TrimSpace(f.Serve.ExtensionID)
 	if f.Serve.Port != 0 {
 		c.ServePort = f.Serve.Port
 	}

@@ -89,7 +89,8 @@ func (l *Library) WikiDir() string { return filepath.Join(l.Home, "wiki") }
 
 // Source records where a capture came from.
 type Source struct {
-	// Kind is "local", "arxiv", "doi" or "url".
+	// Kind is "local", "arxiv", "doi", "url" or "browser" (a PDF the
+	// browser extension fetched, Input and URL its address).
 	Kind string `json:"kind"`
 	// Input is what the user typed (a path, id, DOI or URL).
 	Input string `json:"input"`

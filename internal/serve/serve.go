@@ -73,6 +73,7 @@ type Server struct {
 	logger *slog.Logger
 
 	mu         sync.Mutex
+	upgrade    http.Handler // WebSocket upgrades of "/" (HandleUpgrade)
 	banner     []string
 	onShutdown []func()
 	health     Health
@@ -130,6 +131,15 @@ func (s *Server) Logger() *slog.Logger { return s.logger }
 // Every request reaches it only through the Host check and with the
 // security headers set.
 func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
+// HandleUpgrade routes WebSocket upgrade requests for "/" to h (the
+// browser bridge's extension connection, at the seed's address), before
+// the handlers mounted with Handle; other requests for "/" are unchanged.
+func (s *Server) HandleUpgrade(h http.Handler) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.upgrade = h
+}
 
 // Announce adds a line to the start-up banner (Banner), e.g. "HTTP →
 // http://127.0.0.1:7600/ (library viewer)".
@@ -255,6 +265,15 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		if !s.AllowedHost(r.Host) {
 			Refuse(w, r, s.logger, http.StatusMisdirectedRequest, "foreign Host header "+strconv.Quote(clip(r.Host)))
 			return
+		}
+		if r.URL.Path == "/" && strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+			s.mu.Lock()
+			up := s.upgrade
+			s.mu.Unlock()
+			if up != nil {
+				up.ServeHTTP(w, r)
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
