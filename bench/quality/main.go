@@ -44,11 +44,15 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/crossmem/crossmem/bench/internal/corpuslib"
+	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/llm"
 	"github.com/crossmem/crossmem/internal/quote"
 	"github.com/crossmem/crossmem/internal/search"
@@ -94,6 +98,22 @@ type report struct {
 	Items     []item                         `json:"items"`
 	Outcomes  map[string][]outcome           `json:"outcomes"` // config → per item
 	Failures  map[string]map[string][]string `json:"-"`
+	Top5      map[string]top5Audit           `json:"keyword_top5"` // config → audit
+}
+
+// top5Audit describes the top 5 results of the keyword queries: how many
+// are page furniture (a furniture chunk type, a chunk that is its page's
+// number or printed label alone, or text that is a chunk on 3 or more
+// pages of its paper once digits are left out, has a letter and is not
+// on its first page:
+// running heads, page numbers, stamps),
+// headings, and fragments under 40 characters.
+type top5Audit struct {
+	Hits      int      `json:"hits"`
+	Furniture int      `json:"furniture"`
+	Headings  int      `json:"headings"`
+	Short     int      `json:"under_40_chars"`
+	Examples  []string `json:"furniture_examples,omitempty"`
 }
 
 func main() {
@@ -150,7 +170,8 @@ func run(out, binFlag, corpusLib, corpusDir string, n, nTypo, minWords int, seed
 	}
 	rep := &report{Date: time.Now().Format("2006-01-02"), Command: "go run ./bench/quality " + strings.Join(os.Args[1:], " "),
 		Library: corpusLib, Papers: len(notes), Chunks: len(chunks), MinWords: minWords,
-		Metrics: map[string]map[string]metrics{}, Outcomes: map[string][]outcome{}}
+		Metrics: map[string]map[string]metrics{}, Outcomes: map[string][]outcome{}, Top5: map[string]top5Audit{}}
+	kinds := chunkKinds(notes)
 
 	// The query set.
 	rng := rand.New(rand.NewPCG(seed, 0x9a1))
@@ -192,6 +213,7 @@ func run(out, binFlag, corpusLib, corpusDir string, n, nTypo, minWords int, seed
 			}
 		}
 		outs := make([]outcome, len(rep.Items))
+		var audit top5Audit
 		for i, it := range rep.Items {
 			res, err := ix.Search(ctx, search.Query{Text: it.Query, Limit: topK, Explain: true})
 			if err != nil {
@@ -204,6 +226,11 @@ func run(out, binFlag, corpusLib, corpusDir string, n, nTypo, minWords int, seed
 					break
 				}
 			}
+			if it.Variant == varKeywords {
+				for _, h := range res.Hits[:min(5, len(res.Hits))] {
+					audit.add(kinds[h.CiteKey+"/"+h.ChunkID], h.CiteKey+"/"+h.ChunkID)
+				}
+			}
 			if len(res.Hits) > 0 {
 				h := res.Hits[0]
 				o.TopKey, o.TopChunk, o.TopText = h.CiteKey, h.ChunkID, h.Excerpt
@@ -212,6 +239,7 @@ func run(out, binFlag, corpusLib, corpusDir string, n, nTypo, minWords int, seed
 			outs[i] = o
 		}
 		rep.Outcomes[cfg.Name] = outs
+		rep.Top5[cfg.Name] = audit
 		rep.Metrics[cfg.Name] = score(rep.Items, outs)
 	}
 
@@ -315,6 +343,18 @@ func printReport(w io.Writer, rep *report, verbose bool, minR1 float64, pass boo
 			fmt.Fprintf(w, "\n%s: %s\n", c.Name, c.Reason)
 		}
 	}
+	fmt.Fprintln(w)
+	for _, c := range rep.Configs {
+		a, ok := rep.Top5[c.Name]
+		if !ok || a.Hits == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s, keywords, top 5: %d results; furniture %d, headings %d (%.1f %%), under 40 characters %d (%.1f %%)\n",
+			c.Name, a.Hits, a.Furniture, a.Headings, 100*float64(a.Headings)/float64(a.Hits), a.Short, 100*float64(a.Short)/float64(a.Hits))
+		for _, e := range a.Examples {
+			fmt.Fprintf(w, "  furniture: %s\n", e)
+		}
+	}
 	for _, c := range rep.Configs {
 		if !c.Available {
 			continue
@@ -357,4 +397,59 @@ func excerpt(s string) string {
 		return string(r[:120]) + "..."
 	}
 	return s
+}
+
+// chunkKind is what the top-5 audit needs to know of a chunk.
+type chunkKind struct {
+	typ       string
+	text      string
+	repeated  bool // its text, digits left out, is a chunk on 3 or more pages of its paper, not its first page
+	numberish bool // its page's number or printed label alone
+}
+
+var (
+	digitRun  = regexp.MustCompile(`[0-9]+`)
+	pageWord  = regexp.MustCompile(`^(?i:page\s+)`)
+	spaceRuns = regexp.MustCompile(`\s+`)
+)
+
+// chunkKinds indexes every chunk of the notes by "citekey/chunkid".
+func chunkKinds(notes []corpuslib.Note) map[string]chunkKind {
+	m := map[string]chunkKind{}
+	for _, nt := range notes {
+		pages := map[string]map[int]bool{}
+		norm := func(t string) string {
+			return strings.TrimSpace(spaceRuns.ReplaceAllString(digitRun.ReplaceAllString(strings.ToLower(t), "#"), " "))
+		}
+		for _, c := range nt.Note.Chunks {
+			k := norm(c.Text)
+			if pages[k] == nil {
+				pages[k] = map[int]bool{}
+			}
+			pages[k][c.Page] = true
+		}
+		for _, c := range nt.Note.Chunks {
+			t := strings.TrimSpace(spaceRuns.ReplaceAllString(c.Text, " "))
+			n := pageWord.ReplaceAllString(t, "")
+			numberish := n == strconv.Itoa(c.Page) || c.PageLabel != "" && strings.EqualFold(n, c.PageLabel)
+			m[nt.Note.Front.CiteKey+"/"+c.ID] = chunkKind{typ: c.Type, text: t, repeated: c.Page > 1 && len(pages[norm(c.Text)]) >= 3 && strings.IndexFunc(c.Text, unicode.IsLetter) >= 0, numberish: numberish}
+		}
+	}
+	return m
+}
+
+func (a *top5Audit) add(k chunkKind, id string) {
+	a.Hits++
+	switch {
+	case chunk.IsFurniture(k.typ) || k.repeated || k.numberish:
+		a.Furniture++
+		if len(a.Examples) < 20 {
+			a.Examples = append(a.Examples, fmt.Sprintf("%s (%s) %q", id, k.typ, excerpt(k.text)))
+		}
+	case k.typ == "heading":
+		a.Headings++
+	}
+	if len([]rune(k.text)) < 40 {
+		a.Short++
+	}
 }

@@ -12,6 +12,21 @@ import (
 const (
 	ReasonNoTextLayer = "no text layer (image-only page)"
 	ReasonScrambled   = "text layer not trustworthy (scrambled characters, e.g. a broken ToUnicode map)"
+	ReasonSymbolFont  = "text layer not trustworthy (letters mapped to dingbats or private-use characters)"
+)
+
+// Thresholds for text whose font maps letters to dingbats or private-use
+// code points ("P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s"): a word with two or more such
+// characters is mapped; a page with at least minMappedWords of them
+// making at least maxMappedShare of the words of its running text is not
+// quotable. The letters such a font does map right ("st" above) cannot
+// be told from the rest, so the whole page goes. Symbols set on their
+// own (a tick ✓ in a table, a Wingdings bullet) are single characters and
+// do not count; nor do figures, tables and equations, whose labels are
+// often set in symbol fonts mapped to private-use code points.
+const (
+	minMappedWords = 5
+	maxMappedShare = 0.03
 )
 
 // Thresholds for judging a text layer. Real prose in the languages listed
@@ -31,10 +46,15 @@ const (
 // ReasonScrambled when the words look like no language: among at least 200
 // Latin letters fewer than 22 % are vowels and fewer than 6 % of the words
 // are common function words of English, German, French, Spanish, Italian,
-// Portuguese or Dutch.
+// Portuguese or Dutch; and with ReasonSymbolFont when at least 5 words of
+// its running text, and 3 % of them, hold two or more dingbats (U+2700–
+// U+27BF) or private-use characters: a font that maps letters to symbols.
 func Assess(p *layout.Page) (bool, string) {
 	if p.Chars == 0 || len(p.Blocks) == 0 {
 		return false, ReasonNoTextLayer
+	}
+	if words, mapped := symbolMapped(p); mapped >= minMappedWords && float64(mapped) >= maxMappedShare*float64(words) {
+		return false, ReasonSymbolFont
 	}
 	m := measure(p)
 	if m.letters < minJudgedLetters {
@@ -74,6 +94,31 @@ func measure(p *layout.Page) measures {
 		}
 	}
 	return m
+}
+
+// symbolMapped counts the words of the page's running text (every block
+// but figures, tables, equations and code) and those among them with two
+// or more dingbats or private-use characters.
+func symbolMapped(p *layout.Page) (words, mapped int) {
+	for _, b := range p.Blocks {
+		switch b.Kind {
+		case layout.FigureText, layout.TableText, layout.Equation, layout.Code:
+			continue
+		}
+		for _, w := range strings.Fields(b.Text()) {
+			words++
+			n := 0
+			for _, r := range w {
+				if (r >= 0x2700 && r <= 0x27BF) || unicode.Is(unicode.Co, r) {
+					n++
+				}
+			}
+			if n >= 2 {
+				mapped++
+			}
+		}
+	}
+	return words, mapped
 }
 
 // Diagnose returns the measures Assess uses, for diagnostics.

@@ -132,6 +132,13 @@ func Build(pages []*layout.Page) Result {
 				continue
 			}
 			if b.Section != nil && !b.Kind.Furniture() {
+				// The section just left decides whether "A Title"
+				// numbers an appendix: after the references it does,
+				// even though the references are no enclosing section.
+				var last section
+				if len(stack) > 0 {
+					last = stack[len(stack)-1]
+				}
 				for len(stack) > 0 && stack[len(stack)-1].level >= b.Section.Level {
 					stack = stack[:len(stack)-1]
 				}
@@ -139,7 +146,7 @@ func Build(pages []*layout.Page) Result {
 				if len(stack) > 0 {
 					outer = stack[len(stack)-1]
 				}
-				next := outer.enter(b.Section.Title)
+				next := outer.enter(b.Section.Title, last.inBackMatter())
 				next.level = b.Section.Level
 				stack = append(stack, next)
 			}
@@ -222,8 +229,10 @@ var (
 	appendixName = regexp.MustCompile(`^(?i:appendix)\s+([A-Z])\b`)
 )
 
-// enter returns the section state after a heading with the given text.
-func (s section) enter(heading string) section {
+// enter returns the section state after a heading with the given text,
+// inside s; backMatter says the heading follows the references or an
+// appendix, where "A Title" numbers an appendix.
+func (s section) enter(heading string, backMatter bool) section {
 	title := strings.Join(strings.Fields(heading), " ")
 	next := section{title: title, label: "0", major: s.major}
 	switch {
@@ -237,7 +246,7 @@ func (s section) enter(heading string) section {
 	case appendixName.MatchString(title):
 		next.label = strings.ToLower(appendixName.FindStringSubmatch(title)[1])
 		next.major = next.label
-	case letterNumber.MatchString(title) && (title[1] == '.' || s.inBackMatter()):
+	case letterNumber.MatchString(title) && (title[1] == '.' || backMatter || s.inBackMatter()):
 		m := letterNumber.FindStringSubmatch(title)
 		letter := strings.ToLower(m[1])
 		if m[2] != "" {

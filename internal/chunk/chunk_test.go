@@ -246,3 +246,44 @@ func TestAssess(t *testing.T) {
 		t.Errorf("scrambled text accepted: ok %v, reason %q (%s)", ok, reason, Diagnose(page(1, "", block(layout.Paragraph, shifted, [4]float64{0, 0, 1, 1}))))
 	}
 }
+
+func TestAppendixAfterReferences(t *testing.T) {
+	// "A Title" at the level of the references, after them, numbers an
+	// appendix; before them it is a title.
+	res := Build([]*layout.Page{page(1, "",
+		heading("A Survey of Things", 1), block(layout.Paragraph, "Text.", [4]float64{0, 0, 1, 1}),
+		heading("References", 1), block(layout.Reference, "A. Author. A paper. 2020.", [4]float64{0, 0, 1, 1}),
+		heading("A Proofs", 1), block(layout.Paragraph, "Text.", [4]float64{0, 0, 1, 1}),
+		heading("B More Results", 1), block(layout.Paragraph, "Text.", [4]float64{0, 0, 1, 1}),
+	)})
+	var got []string
+	for _, c := range res.Chunks {
+		got = append(got, c.ID)
+	}
+	want := []string{"p1s0c1", "p1s0c2", "p1s0c3", "p1s0c4", "p1sac1", "p1sac2", "p1sbc1", "p1sbc2"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ids (-want +got):\n%s", diff)
+	}
+}
+
+func TestAssessSymbolFont(t *testing.T) {
+	// A font that maps letters to dingbats, on a page of otherwise sound
+	// prose: the page is not quotable.
+	mapped := strings.Repeat("P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s ❛r❡ ✉s❡❞ ❤❡r❡. ", 3)
+	p := page(1, "", block(layout.Paragraph, prose, [4]float64{0, 0, 1, 1}), block(layout.Heading, mapped, [4]float64{0, 0, 1, 1}))
+	if ok, reason := Assess(p); ok || reason != ReasonSymbolFont {
+		t.Errorf("dingbat-mapped text accepted: ok %v, reason %q", ok, reason)
+	}
+	// Private-use code points (a symbol font without Unicode values).
+	pua := strings.Repeat("\uf06e\uf03d1 \uf061\uf062\uf063 ", 4)
+	if ok, _ := Assess(page(1, "", block(layout.Paragraph, prose+" "+pua, [4]float64{0, 0, 1, 1}))); ok {
+		t.Error("private-use-mapped words accepted")
+	}
+	// Ticks and crosses set on their own, and symbol-font labels in a
+	// figure, are no mapped font.
+	ticks := block(layout.Paragraph, prose+" Check header ✅ absent ❌ ✓ ✓ ✗ ✓ ✓ ❖ bullets.", [4]float64{0, 0, 1, 1})
+	fig := block(layout.FigureText, strings.Repeat("\uf06eSL\uf03d1 \uf06eD\uf03d1 ", 5), [4]float64{0, 0, 1, 1})
+	if ok, reason := Assess(page(1, "", ticks, fig)); !ok {
+		t.Errorf("page with ticks and a figure's symbol labels rejected: %s", reason)
+	}
+}
