@@ -103,13 +103,7 @@ func furniture(pages []*Page, st Stats) {
 		if p.Height <= 0 || len(b.Lines) > 2 || len(strings.Fields(b.Text())) > 25 || b.Rotated {
 			return -1
 		}
-		switch {
-		case b.Box.Y0 >= p.Height*(1-furnitureZone):
-			return 0
-		case b.Box.Y1 <= p.Height*furnitureZone:
-			return 1
-		}
-		return -1
+		return zone(p, b.Box, blockQuarter(b))
 	}
 	zonePages := map[zoneKey]map[int]bool{}
 	placePages := map[string]map[int]bool{}
@@ -155,15 +149,7 @@ func furniture(pages []*Page, st Stats) {
 				continue
 			}
 			var keep, out []*Line
-			zoneOf := func(l *Line) int {
-				switch {
-				case l.Box.Y0 >= p.Height*(1-furnitureZone):
-					return 0
-				case l.Box.Y1 <= p.Height*furnitureZone:
-					return 1
-				}
-				return -1
-			}
+			zoneOf := func(l *Line) int { return zone(p, l.Box, l.quarter) }
 			isOut := map[*Line]bool{}
 			for _, l := range b.Lines {
 				z := zoneOf(l)
@@ -201,7 +187,7 @@ func furniture(pages []*Page, st Stats) {
 			}
 			for _, l := range out {
 				kind := PageHeader
-				if l.Box.Y1 <= p.Height*furnitureZone {
+				if zoneOf(l) == 1 {
 					kind = PageFooter
 				}
 				blocks = append(blocks, newBlock(kind, []*Line{l}))
@@ -214,12 +200,18 @@ func furniture(pages []*Page, st Stats) {
 		p.Blocks = blocks
 	}
 	for _, p := range pages {
-		x0, x1 := bodyExtent(p)
+		x0, x1 := bodyExtent(p, -1)
 		var head, body, foot, margin []*Block
 		for _, b := range p.Blocks {
 			kind := Kind("")
 			z := inZone(p, b)
 			text := strings.Join(strings.Fields(b.Text()), " ")
+			// The side margins and the halves of the page as the block's
+			// own text runs: a page printed turned (a landscape table with
+			// its running head) has them turned too.
+			q := blockQuarter(b)
+			fb, ext := rotateRect(b.Box, q), rotateRect(pdf.Rect{X1: p.Width, Y1: p.Height}, q)
+			fx0, fx1 := bodyExtent(p, q)
 			switch {
 			case z >= 0 && (len(zonePages[zoneKey{z, furnitureKey(text)}]) >= minRepeat || len(b.Lines) == 1 && len(zonePages[zoneKey{z, "\n" + furnitureKey(text)}]) >= minRepeat) && !captionStart.MatchString(text):
 				kind = []Kind{PageHeader, PageFooter}[z]
@@ -229,10 +221,10 @@ func furniture(pages []*Page, st Stats) {
 				kind = []Kind{PageHeader, PageFooter}[z]
 			case b.Rotated && x1 > x0 && (b.Box.X1 <= x0+1 || b.Box.X0 >= x1-1):
 				kind = MarginNote
-			case !b.Rotated && x1 > x0 && p.Width > 0 && (b.Box.X1 <= p.Width*sideZone || b.Box.X0 >= p.Width*(1-sideZone)) && (b.Box.X1 <= x0+1 || b.Box.X0 >= x1-1):
+			case !b.Rotated && fx1 > fx0 && p.Width > 0 && (fb.X1 <= ext.X0+ext.Width()*sideZone || fb.X0 >= ext.X1-ext.Width()*sideZone) && (fb.X1 <= fx0+1 || fb.X0 >= fx1-1) && !rowCell(p, b):
 				kind = MarginNote
 			case n >= 3 && len(placePages[place(b)]) >= max(3, (n+1)/2) && len(b.Lines) <= 2 && len([]rune(text)) > 3:
-				if b.Box.Y0 > p.Height/2 {
+				if fb.Y0 > ext.Y0+ext.Height()/2 {
 					kind = PageHeader
 				} else {
 					kind = PageFooter
@@ -262,32 +254,92 @@ func furniture(pages []*Page, st Stats) {
 	}
 }
 
+// rowCell reports whether b, a block with letters, shares its row with
+// another block of its frame close beside it (within eight times its
+// size): the first cell of a table row, not a note set apart in the
+// margin. Line numbers beside the text are digits and stay notes.
+func rowCell(p *Page, b *Block) bool {
+	if strings.IndexFunc(b.Text(), unicode.IsLetter) < 0 {
+		return false
+	}
+	q := blockQuarter(b)
+	bb := rotateRect(b.Box, q)
+	gap := 8 * b.Size()
+	for _, o := range p.Blocks {
+		if o == b || o.Rotated || blockQuarter(o) != q {
+			continue
+		}
+		ob := rotateRect(o.Box, q)
+		overlap := math.Min(bb.Y1, ob.Y1) - math.Max(bb.Y0, ob.Y0)
+		if overlap < 0.5*math.Min(bb.Height(), ob.Height()) {
+			continue
+		}
+		if math.Max(ob.X0-bb.X1, bb.X0-ob.X1) <= gap {
+			return true
+		}
+	}
+	return false
+}
+
+// blockQuarter is the frame b was laid out in: the quarter turn of its
+// text's baseline (0 for upright text).
+func blockQuarter(b *Block) int {
+	if len(b.Lines) == 0 {
+		return 0
+	}
+	return b.Lines[0].quarter
+}
+
+// zone returns 0 when r lies in the top furniture zone of the page as
+// text of frame q reads it, 1 in the bottom zone, -1 in neither.
+func zone(p *Page, r pdf.Rect, q int) int {
+	r, ext := rotateRect(r, q), rotateRect(pdf.Rect{X1: p.Width, Y1: p.Height}, q)
+	switch {
+	case r.Y0 >= ext.Y1-ext.Height()*furnitureZone:
+		return 0
+	case r.Y1 <= ext.Y0+ext.Height()*furnitureZone:
+		return 1
+	}
+	return -1
+}
+
 // clearOf reports whether b lies above (zone 0) or below (zone 1) every
-// other unrotated block of the page that overlaps it horizontally.
+// other unrotated block of the page that overlaps it horizontally, as
+// b's text reads.
 func clearOf(p *Page, b *Block, zone int) bool {
+	q := blockQuarter(b)
+	bb := rotateRect(b.Box, q)
 	for _, o := range p.Blocks {
 		if o == b || o.Rotated {
 			continue
 		}
-		if o.Box.X1 < b.Box.X0 || o.Box.X0 > b.Box.X1 {
+		ob := rotateRect(o.Box, q)
+		if ob.X1 < bb.X0 || ob.X0 > bb.X1 {
 			continue
 		}
-		if zone == 0 && o.Box.Y1 > b.Box.Y0+1 || zone == 1 && o.Box.Y0 < b.Box.Y1-1 {
+		if zone == 0 && ob.Y1 > bb.Y0+1 || zone == 1 && ob.Y0 < bb.Y1-1 {
 			return false
 		}
 	}
 	return true
 }
 
-// bodyExtent returns the horizontal extent of the page's unrotated blocks
-// of at least two lines (its text columns); 0, 0 when there are none.
-func bodyExtent(p *Page) (x0, x1 float64) {
+// bodyExtent returns the horizontal extent, in frame q (see
+// orientations), of the page's unrotated blocks of at least two lines laid
+// out in that frame (its text columns), or with q = -1 of all its
+// unrotated blocks of at least two lines in page coordinates; 0, 0 when
+// there are none.
+func bodyExtent(p *Page, q int) (x0, x1 float64) {
 	x0, x1 = math.Inf(1), math.Inf(-1)
 	for _, b := range p.Blocks {
-		if b.Rotated || len(b.Lines) < 2 {
+		if b.Rotated || len(b.Lines) < 2 || q >= 0 && blockQuarter(b) != q {
 			continue
 		}
-		x0, x1 = math.Min(x0, b.Box.X0), math.Max(x1, b.Box.X1)
+		r := b.Box
+		if q > 0 {
+			r = rotateRect(r, q)
+		}
+		x0, x1 = math.Min(x0, r.X0), math.Max(x1, r.X1)
 	}
 	if x0 > x1 {
 		return 0, 0

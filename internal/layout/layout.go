@@ -303,6 +303,7 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 			b.Box = g.back(b.Box)
 			for _, l := range b.Lines {
 				l.Box = g.back(l.Box)
+				l.quarter = g.quarter
 			}
 			if b.Kind == Paragraph {
 				classify(b, st)

@@ -54,8 +54,9 @@ type Line struct {
 	// or a bold label, which open a paragraph rather than stand alone.
 	RunIn bool
 
-	chars []char
-	seq   int // position in content-stream order
+	chars   []char
+	seq     int // position in content-stream order
+	quarter int // the frame the line was laid out in (see orientations)
 }
 
 // buildLines groups a page's characters into lines. It follows pdfium's own
