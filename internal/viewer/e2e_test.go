@@ -361,7 +361,7 @@ func TestBrowser(t *testing.T) {
 		"chunks":   chunks,
 		"attacker": "http://" + al.Addr().String() + "/",
 	})
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "viewer.mjs"))
 	cmd.Env = append(os.Environ(), "VIEWER_E2E="+string(cfg))
