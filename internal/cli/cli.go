@@ -267,18 +267,14 @@ func (a *app) index() (*index.Index, error) {
 	return ix, nil
 }
 
-// indexNotes brings the search index up to date for notes this command
-// wrote (or removed), and embeds their new chunk texts when embeddings are
-// on. A failure is reported on stderr and does not fail the command: the
+// indexNotes brings the search index up to date, in one transaction, for
+// the notes this command wrote (or removed), and embeds their new chunk
+// texts when embeddings are on. A failure is reported on stderr and does not fail the command: the
 // notes are written, and `crossmem index` catches up.
 func (a *app) indexNotes(ctx context.Context, paths ...string) {
 	ix, err := a.index()
 	if err == nil {
-		for _, p := range paths {
-			if err = ix.UpdateNote(ctx, p); err != nil {
-				break
-			}
-		}
+		err = ix.UpdateNotes(ctx, paths...)
 	}
 	if err != nil {
 		a.warn("the search index was not updated (%v)", err)

@@ -241,34 +241,27 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 	}
 	var notes []string
 	var done []*library.Paper
-	for _, k := range keys {
-		if ctx.Err() != nil {
-			break
+	if bar != nil && len(keys) > 0 {
+		bar.Describe("[compile] " + keys[0])
+	}
+	n := 0
+	compile.RunAll(ctx, lib, keys, compile.Options{Engine: engine, Cite: c}, func(k string, res *compile.Result, err error) {
+		if n++; bar != nil {
+			bar.Add(1)
+			if n < len(keys) {
+				bar.Describe("[compile] " + keys[n])
+			}
 		}
-		if bar != nil {
-			bar.Describe("[compile] " + k)
-		}
-		p, err := lib.Find(k)
 		if errors.Is(err, library.ErrNotFound) {
 			err = hint.Wrap(err, hint.Action{Kind: hint.CaptureFirst})
 		}
-		if err == nil {
-			err = compile.Ready(p)
-		}
-		var res *compile.Result
-		if err == nil {
-			res, err = compile.Run(ctx, lib, p.CiteKey, compile.Options{Engine: engine, Cite: c})
-		}
-		if bar != nil {
-			bar.Add(1)
-		}
 		if err != nil {
-			if ctx.Err() != nil {
-				break
+			if ctx.Err() == nil {
+				fail(k, err, bar)
 			}
-			fail(k, err, bar)
-			continue
+			return
 		}
+		p := res.Paper
 		notes = append(notes, res.Path)
 		done = append(done, p)
 		it := render.BatchItem{Input: p.CiteKey, CiteKey: p.CiteKey, Status: render.StatusCompiled,
@@ -281,7 +274,7 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 		}
 		items = append(items, it)
 		a.printBatchItem(it, bar)
-	}
+	})
 	if bar != nil {
 		bar.Finish()
 	}

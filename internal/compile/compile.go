@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/citation"
@@ -61,6 +62,7 @@ type Options struct {
 
 // Result describes a written note.
 type Result struct {
+	Paper      *library.Paper // the paper compiled
 	Note       *note.Note
 	Path       string // absolute path of the note
 	Unquotable []chunk.Unquotable
@@ -77,30 +79,97 @@ type Result struct {
 // ErrPDFChanged when the raw PDF no longer has its recorded SHA-256,
 // extraction errors; they carry what to do next as a hint.Action.
 func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*Result, error) {
+	x := extract(ctx, lib, key, opts)
+	return write(ctx, lib, x, opts)
+}
+
+// InFlight is how many papers RunAll works on at once: while one is laid
+// out, chunked and written, the next one's pages are read.
+const InFlight = 2
+
+// RunAll compiles the papers with keys in order, as Run does each, with
+// up to InFlight papers in flight: their PDFs are read and laid out
+// concurrently (sharing opts.Engine's pdfium instances), their notes are
+// written one after the other in key order. each is called on the
+// caller's goroutine in key order with Run's result or error for that key
+// (res.Paper is the paper). It returns when every key is done or ctx is;
+// keys not written by then are not reported. opts.Progress is not used
+// (report progress by paper from each).
+func RunAll(ctx context.Context, lib *library.Library, keys []string, opts Options, each func(key string, res *Result, err error)) {
+	opts.Progress = nil
+	results := make([]chan extracted, len(keys))
+	for i := range results {
+		results[i] = make(chan extracted, 1)
+	}
+	slots := make(chan struct{}, InFlight)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i, k := range keys {
+			select {
+			case slots <- struct{}{}:
+			case <-stop:
+				return
+			}
+			wg.Go(func() { results[i] <- extract(ctx, lib, k, opts) })
+		}
+	})
+	defer wg.Wait()
+	defer close(stop)
+	for i, k := range keys {
+		x := <-results[i]
+		if ctx.Err() != nil {
+			return
+		}
+		res, err := write(ctx, lib, x, opts)
+		<-slots
+		each(k, res, err)
+	}
+}
+
+// extracted is a paper read and chunked, not yet written.
+type extracted struct {
+	paper *library.Paper
+	data  []byte
+	built chunk.Result
+	err   error
+}
+
+// extract finds the paper, checks its raw PDF and extracts its chunks.
+func extract(ctx context.Context, lib *library.Library, key string, opts Options) extracted {
 	if opts.Engine == nil {
-		return nil, errors.New("compile: no PDF engine")
+		return extracted{err: errors.New("compile: no PDF engine")}
 	}
 	paper, err := lib.Find(key)
 	if err != nil {
-		return nil, err
+		return extracted{err: err}
 	}
 	if err := Ready(paper); err != nil {
-		return nil, err
+		return extracted{paper: paper, err: err}
 	}
 	data, err := os.ReadFile(paper.PDFPath)
 	if err != nil {
-		return nil, hint.Wrap(fmt.Errorf("read raw PDF of %s: %w", paper.CiteKey, err), hint.Action{Kind: hint.RestoreRawPDF, Path: paper.PDFPath})
+		return extracted{paper: paper, err: hint.Wrap(fmt.Errorf("read raw PDF of %s: %w", paper.CiteKey, err), hint.Action{Kind: hint.RestoreRawPDF, Path: paper.PDFPath})}
 	}
 	sum := sha256.Sum256(data)
 	if got := hex.EncodeToString(sum[:]); got != paper.PDFSHA256 {
-		return nil, hint.Wrap(fmt.Errorf("%w: %s has SHA-256 %s, the sidecar records %s", ErrPDFChanged, paper.PDFPath, got, paper.PDFSHA256),
-			hint.Action{Kind: hint.RestorePDF})
+		return extracted{paper: paper, err: hint.Wrap(fmt.Errorf("%w: %s has SHA-256 %s, the sidecar records %s", ErrPDFChanged, paper.PDFPath, got, paper.PDFSHA256),
+			hint.Action{Kind: hint.RestorePDF})}
 	}
 	built, err := Extract(ctx, opts.Engine, data, opts.Progress)
 	if err != nil {
-		return nil, fmt.Errorf("extract %s: %w", paper.PDFPath, err)
+		return extracted{paper: paper, err: fmt.Errorf("extract %s: %w", paper.PDFPath, err)}
 	}
+	return extracted{paper: paper, data: data, built: built}
+}
 
+// write makes the note of an extracted paper and writes it under the
+// library lock.
+func write(ctx context.Context, lib *library.Library, x extracted, opts Options) (*Result, error) {
+	if x.err != nil {
+		return nil, x.err
+	}
+	paper, built := x.paper, x.built
 	n := &note.Note{Chunks: built.Chunks}
 	stamp(n, paper, &opts.Cite)
 	n.Front.Chunks = len(built.Chunks)
@@ -109,7 +178,7 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 		n.Front.UnquotablePages = append(n.Front.UnquotablePages, note.Unquotable{Page: u.Page, Reason: u.Reason})
 	}
 
-	res := &Result{Note: n, Path: paper.NotePath, Unquotable: built.Unquotable, Damage: pdf.Damage(data)}
+	res := &Result{Paper: paper, Note: n, Path: paper.NotePath, Unquotable: built.Unquotable, Damage: pdf.Damage(x.data)}
 	n.Front.Advisory = reuseAnnotations(paper.NotePath, n.Chunks, res)
 	if err := ctx.Err(); err != nil {
 		return nil, err

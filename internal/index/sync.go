@@ -178,14 +178,40 @@ func (ix *Index) Sync(ctx context.Context, progress func(i, n int)) (_ *SyncResu
 // UpdateNote indexes the one note at path now (after compile, a note update or
 // rekey wrote it), whatever its recorded size and time; a path that no
 // longer exists leaves the index.
-func (ix *Index) UpdateNote(ctx context.Context, path string) (err error) {
+func (ix *Index) UpdateNote(ctx context.Context, path string) error {
+	return ix.UpdateNotes(ctx, path)
+}
+
+// UpdateNotes is UpdateNote for several notes (a batch compile) in one
+// transaction: all are indexed or, on an error, none.
+func (ix *Index) UpdateNotes(ctx context.Context, paths ...string) (err error) {
 	defer ix.classifyErr(&err)
+	b, err := ix.begin(ctx)
+	if err != nil {
+		return err
+	}
+	for _, path := range paths {
+		if err := b.update(ctx, path); err != nil {
+			b.rollback()
+			return err
+		}
+	}
+	if err := b.commit(ctx); err != nil {
+		return err
+	}
+	ix.dropVectorCache()
+	return nil
+}
+
+// update puts the note at path into the batch, or removes it from the
+// index when the file no longer exists.
+func (b *batch) update(ctx context.Context, path string) error {
 	name := filepath.Base(path)
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		var id int64
-		if ix.db.QueryRowContext(ctx, `SELECT id FROM notes WHERE name = ?`, name).Scan(&id) == nil {
-			return ix.removeNote(ctx, id)
+		if b.tx.QueryRowContext(ctx, `SELECT id FROM notes WHERE name = ?`, name).Scan(&id) == nil {
+			return b.remove(ctx, id)
 		}
 		return nil
 	}
@@ -201,10 +227,9 @@ func (ix *Index) UpdateNote(ctx context.Context, path string) (err error) {
 		return fmt.Errorf("index %s: %w", path, err)
 	}
 	sum := sha256.Sum256(data)
-	if err := ix.putNote(ctx, name, fi.Size(), fi.ModTime().UnixNano(), hex.EncodeToString(sum[:]), n); err != nil {
+	if err := b.put(ctx, name, fi.Size(), fi.ModTime().UnixNano(), hex.EncodeToString(sum[:]), n); err != nil {
 		return fmt.Errorf("index %s: %w", path, err)
 	}
-	ix.dropVectorCache()
 	return nil
 }
 
@@ -400,19 +425,6 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 		}
 	}
 	return nil
-}
-
-// putNote replaces the note called name with n, in one transaction.
-func (ix *Index) putNote(ctx context.Context, name string, size, mtime int64, sha string, n *note.Note) error {
-	b, err := ix.begin(ctx)
-	if err != nil {
-		return err
-	}
-	if err := b.put(ctx, name, size, mtime, sha, n); err != nil {
-		b.rollback()
-		return err
-	}
-	return b.commit(ctx)
 }
 
 func (ix *Index) removeNote(ctx context.Context, id int64) error {

@@ -24,12 +24,14 @@ import (
 //  4. paragraphs that a column or page break interrupts (continuations).
 //
 // s is what the PDF says about itself (pdf.Document.Structure); its page
-// labels are copied to the pages.
+// labels are copied to the pages. Pages are laid out in parallel (Analyze
+// is pure), the document steps after, so the result does not depend on
+// the number of cores.
 func Document(pages []*pdf.Page, s pdf.Structure) []*Page {
 	st := DocumentStats(pages)
 	out := make([]*Page, len(pages))
-	for i, p := range pages {
-		out[i] = Analyze(p, st)
+	eachPage(len(pages), func(i int) { out[i] = Analyze(pages[i], st) })
+	for i := range out {
 		if i < len(s.Labels) {
 			out[i].Label = s.Labels[i]
 		}

@@ -61,10 +61,12 @@ func (e *LimitError) Error() string {
 
 func (e *LimitError) Unwrap() error { return ErrTooLarge }
 
+// streamKeyword (">>\s*stream(\r\n|\n|\r)") and objHeader
+// ("(\d+)\s+(\d+)\s+obj\b") are found by streamKeywords and
+// lastObjHeader, which scan for "stream" and "obj" (the regular
+// expressions, in limits_test.go, were a third of the check's time).
 var (
-	streamKeyword = regexp.MustCompile(`>>\s*stream(\r\n|\n|\r)`)
-	objHeader     = regexp.MustCompile(`(\d+)\s+(\d+)\s+obj\b`)
-	imageSubtype  = regexp.MustCompile(`/Subtype\s*/Image\b`)
+	imageSubtype = regexp.MustCompile(`/Subtype\s*/Image\b`)
 	// notContent marks the dictionaries of streams that are not content
 	// streams: fonts, object and cross-reference streams, metadata, CMaps.
 	notContent = regexp.MustCompile(`/Length[123]\b|/Subtype\s*/(Type1C|CIDFontType0C|OpenType|XML)\b|/Type\s*/(ObjStm|XRef|Metadata|CMap|EmbeddedFile)\b`)
@@ -76,7 +78,7 @@ var (
 // FlateDecode filters). It does not trust /Length: a stream runs to the
 // next "endstream". Streams that are not zlib data are left to pdfium.
 func checkStreams(data []byte) error {
-	for _, m := range streamKeyword.FindAllSubmatchIndex(data, -1) {
+	for _, m := range streamKeywords(data) {
 		start := m[1]
 		end := bytes.Index(data[start:], []byte("endstream"))
 		if end < 0 {
@@ -90,10 +92,9 @@ func checkStreams(data []byte) error {
 		dictStart := max(0, m[0]-4096)
 		head := data[dictStart:m[0]]
 		what := "a stream"
-		if hs := objHeader.FindAllSubmatch(head, -1); len(hs) > 0 {
-			h := hs[len(hs)-1]
-			what = fmt.Sprintf("stream %s %s obj", h[1], h[2])
-			head = head[bytes.LastIndex(head, h[0]):]
+		if h, n, num, gen := lastObjHeader(head); h >= 0 {
+			what = fmt.Sprintf("stream %s %s obj", num, gen)
+			head = head[bytes.LastIndex(head, head[h:h+n]):]
 		}
 		if imageSubtype.Match(head) {
 			continue
@@ -108,6 +109,99 @@ func checkStreams(data []byte) error {
 		}
 	}
 	return nil
+}
+
+// streamKeywords returns the [start, end) offsets of every match of
+// streamKeyword (">>", white space, "stream", an end of line) in data, in
+// order, as FindAllIndex would, by scanning for "stream" rather than
+// running the regular expression over the whole file.
+func streamKeywords(data []byte) [][2]int {
+	var out [][2]int
+	from := 0
+	for {
+		i := bytes.Index(data[from:], []byte("stream"))
+		if i < 0 {
+			return out
+		}
+		i += from
+		from = i + len("stream")
+		end := from
+		switch {
+		case end+1 < len(data) && data[end] == '\r' && data[end+1] == '\n':
+			end += 2
+		case end < len(data) && (data[end] == '\n' || data[end] == '\r'):
+			end++
+		default:
+			continue
+		}
+		j := i
+		for j > 0 && isPDFSpace(data[j-1]) {
+			j--
+		}
+		if j < 2 || data[j-1] != '>' || data[j-2] != '>' {
+			continue
+		}
+		out = append(out, [2]int{j - 2, end})
+		from = end
+	}
+}
+
+// isPDFSpace reports whether b is white space as regexp's \s means it.
+func isPDFSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
+}
+
+// lastObjHeader finds the last match of objHeader ("N G obj" followed by
+// a word boundary) in head, as the last of FindAllSubmatch would: its
+// offset and length and the two numbers, or -1 when there is none.
+func lastObjHeader(head []byte) (at, n int, num, gen []byte) {
+	end := len(head)
+	for {
+		i := bytes.LastIndex(head[:end], []byte("obj"))
+		if i < 0 {
+			return -1, 0, nil, nil
+		}
+		end = i
+		if k := i + 3; k < len(head) && isWordByte(head[k]) {
+			continue
+		}
+		j := i
+		for j > 0 && isPDFSpace(head[j-1]) {
+			j--
+		}
+		if j == i {
+			continue
+		}
+		g := j
+		for g > 0 && isDigit(head[g-1]) {
+			g--
+		}
+		if g == j {
+			continue
+		}
+		k := g
+		for k > 0 && isPDFSpace(head[k-1]) {
+			k--
+		}
+		if k == g {
+			continue
+		}
+		s := k
+		for s > 0 && isDigit(head[s-1]) {
+			s--
+		}
+		if s == k {
+			continue
+		}
+		return s, i + 3 - s, head[s:k], head[g:j]
+	}
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// isWordByte reports whether b is an ASCII word character (regexp's \w).
+func isWordByte(b byte) bool {
+	return b == '_' || isDigit(b) || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // isZlib reports whether b starts with a zlib header for deflate data.

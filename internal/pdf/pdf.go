@@ -11,9 +11,9 @@
 // growing upward, in the page's unrotated user space (a /Rotate entry is
 // reported in Page.Rotation but not applied).
 //
-// An Engine holds ~100 MB of WebAssembly memory per worker; open one per
-// process and Close it when done. Engine and Document methods are not safe
-// for concurrent use; Engine.Pages reads pages on several workers itself.
+// An Engine holds ~100 MB of WebAssembly memory per pdfium instance; open
+// one per process, share it (it is safe for concurrent use) and Close it
+// when done. Engine.Read reads the pages of one PDF on several instances.
 package pdf
 
 import (
@@ -26,6 +26,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf16"
@@ -58,14 +59,22 @@ type Options struct {
 	Workers int
 }
 
-// Engine is a pool of pdfium instances: one that Documents use, and up to
-// Options.Workers that Pages starts on first use. Create it with Open and
-// release it with Close.
+// Engine is a pool of pdfium instances (each its own WebAssembly module
+// instance with its own memory: they share nothing). Open starts the
+// first; more, up to Options.Workers, start on first use and are kept
+// until Close. Create it with Open and release it with Close.
+//
+// An Engine is safe for concurrent use: every Document holds one instance
+// until it is closed, and Read borrows as many idle instances as it can
+// use. Calls on one Document are not safe for concurrent use.
 type Engine struct {
 	pool    pdfium.Pool
-	inst    pdfium.Pdfium   // the first instance, used by Documents
-	extra   []pdfium.Pdfium // more instances for Pages, created on first use
 	workers int
+	idle    chan pdfium.Pdfium // instances not in use (capacity workers)
+
+	mu      sync.Mutex
+	started int // instances created (idle or in use)
+	all     []pdfium.Pdfium
 }
 
 // Open starts pdfium. ctx bounds the start-up only.
@@ -108,30 +117,90 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("start pdfium: %w", r.err)
 	}
-	inst, err := r.pool.GetInstance(time.Minute)
+	e := &Engine{pool: r.pool, workers: workers, idle: make(chan pdfium.Pdfium, workers)}
+	inst, err := e.start()
 	if err != nil {
 		r.pool.Close()
 		return nil, fmt.Errorf("start pdfium instance: %w", err)
 	}
-	return &Engine{pool: r.pool, inst: inst, workers: workers}, nil
+	e.idle <- inst
+	return e, nil
 }
+
+// start creates one more instance, if fewer than workers exist; nil, nil
+// when the pool is full.
+func (e *Engine) start() (pdfium.Pdfium, error) {
+	e.mu.Lock()
+	if e.pool == nil || e.started >= e.workers {
+		e.mu.Unlock()
+		return nil, nil
+	}
+	e.started++
+	e.mu.Unlock()
+	inst, err := e.pool.GetInstance(time.Minute)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err != nil {
+		e.started--
+		return nil, err
+	}
+	e.all = append(e.all, inst)
+	return inst, nil
+}
+
+// acquire returns an idle instance, starting one when the pool has room,
+// or waits for one to be released.
+func (e *Engine) acquire(ctx context.Context) (pdfium.Pdfium, error) {
+	if inst := e.tryAcquire(); inst != nil {
+		return inst, nil
+	}
+	select {
+	case inst := <-e.idle:
+		return inst, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// tryAcquire returns an idle instance or a newly started one, or nil when
+// all are busy (or one cannot start).
+func (e *Engine) tryAcquire() pdfium.Pdfium {
+	select {
+	case inst := <-e.idle:
+		return inst
+	default:
+	}
+	inst, err := e.start()
+	if err != nil || inst == nil {
+		return nil
+	}
+	return inst
+}
+
+// release returns an instance to the idle ones.
+func (e *Engine) release(inst pdfium.Pdfium) { e.idle <- inst }
 
 // Close releases the pdfium runtime. Documents opened by the engine must be
 // closed first.
 func (e *Engine) Close() error {
-	if e == nil || e.pool == nil {
+	if e == nil {
 		return nil
 	}
-	for _, x := range e.extra {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.pool == nil {
+		return nil
+	}
+	for _, x := range e.all {
 		x.Close()
 	}
-	e.inst.Close()
 	err := e.pool.Close()
-	e.pool = nil
+	e.pool, e.all = nil, nil
 	return err
 }
 
-// Document is an open PDF. Close it when done.
+// Document is an open PDF. It holds one of its Engine's pdfium instances
+// until it is closed: Close it when done.
 type Document struct {
 	e        *Engine
 	inst     pdfium.Pdfium
@@ -153,7 +222,8 @@ func (e *Engine) OpenFile(path string) (*Document, error) {
 
 // OpenBytes opens a PDF held in memory. data must not be modified while the
 // document is open. Errors are as for OpenFile, plus a *LimitError for a
-// stream that inflates past MaxStreamBytes.
+// stream that inflates past MaxStreamBytes. It waits for an idle pdfium
+// instance when all are in use.
 func (e *Engine) OpenBytes(data []byte) (*Document, error) {
 	if !IsPDF(data) {
 		return nil, ErrNotPDF
@@ -161,15 +231,19 @@ func (e *Engine) OpenBytes(data []byte) (*Document, error) {
 	if err := checkStreams(data); err != nil {
 		return nil, err
 	}
-	return e.open(e.inst, data)
+	inst, err := e.acquire(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	return e.open(inst, data)
 }
 
+// open opens data on inst, which the Document then holds (on error inst
+// is released).
 func (e *Engine) open(inst pdfium.Pdfium, data []byte) (*Document, error) {
-	if !IsPDF(data) {
-		return nil, ErrNotPDF
-	}
 	doc, err := inst.OpenDocument(&requests.OpenDocument{File: &data})
 	if err != nil {
+		e.release(inst)
 		if strings.Contains(strings.ToLower(err.Error()), "password") {
 			return nil, ErrEncrypted
 		}
@@ -178,6 +252,7 @@ func (e *Engine) open(inst pdfium.Pdfium, data []byte) (*Document, error) {
 	pc, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
 	if err != nil {
 		inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
+		e.release(inst)
 		return nil, fmt.Errorf("count pages: %w", err)
 	}
 	return &Document{e: e, inst: inst, ref: doc.Document, numPages: pc.PageCount, data: data}, nil
@@ -196,13 +271,14 @@ func IsPDF(data []byte) bool {
 // NumPages returns the number of pages.
 func (d *Document) NumPages() int { return d.numPages }
 
-// Close releases the document.
+// Close releases the document and the pdfium instance it holds.
 func (d *Document) Close() error {
 	if d == nil || d.e == nil {
 		return nil
 	}
 	_, err := d.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: d.ref})
-	d.e = nil
+	d.e.release(d.inst)
+	d.e, d.inst = nil, nil
 	return err
 }
 
@@ -535,51 +611,75 @@ func (e *Engine) Pages(ctx context.Context, data []byte, progress func(done, tot
 
 // Read is Pages plus the document's own structure (outline and page
 // labels, see Document.Structure), read from the same open document.
+//
+// It checks the streams (checkStreams) before it takes a pdfium instance,
+// waits for one when all are in use (by other Reads or open Documents),
+// and takes more while pages remain and instances are idle; each is
+// released as soon as no page is left for it.
 func (e *Engine) Read(ctx context.Context, data []byte, progress func(done, total int)) ([]*Page, Structure, error) {
-	first, err := e.OpenBytes(data)
+	if !IsPDF(data) {
+		return nil, Structure{}, ErrNotPDF
+	}
+	if err := checkStreams(data); err != nil {
+		return nil, Structure{}, err
+	}
+	inst, err := e.acquire(ctx)
 	if err != nil {
 		return nil, Structure{}, err
 	}
-	defer first.Close()
+	first, err := e.open(inst, data)
+	if err != nil {
+		return nil, Structure{}, err
+	}
 	st := first.Structure()
 	pages, err := e.readPages(ctx, first, data, progress)
 	return pages, st, err
 }
 
+// readPages reads the pages of first's PDF: first's instance and any idle
+// ones each take the next page until none is left, then close their
+// document (releasing the instance).
 func (e *Engine) readPages(ctx context.Context, first *Document, data []byte, progress func(done, total int)) ([]*Page, error) {
 	n := first.NumPages()
-	docs := []*Document{first}
-	for len(docs) < min(e.workers, n) {
-		if len(e.extra) < len(docs) {
-			inst, err := e.pool.GetInstance(time.Minute)
-			if err != nil {
-				break // run with the workers we have
-			}
-			e.extra = append(e.extra, inst)
-		}
-		d, err := e.open(e.extra[len(docs)-1], data)
-		if err != nil {
-			break
-		}
-		defer d.Close()
-		docs = append(docs, d)
-	}
 	type result struct {
 		page *Page
 		err  error
 	}
 	jobs := make(chan int)
 	results := make(chan result)
-	for _, d := range docs {
-		go func(d *Document) {
-			for i := range jobs {
-				p, err := d.Page(i)
-				results <- result{p, err}
-			}
-		}(d)
+	running := 0
+	var wg sync.WaitGroup
+	work := func(d *Document) {
+		defer wg.Done()
+		defer d.Close()
+		for i := range jobs {
+			p, err := d.Page(i)
+			results <- result{p, err}
+		}
 	}
+	// more starts a worker on another idle instance while pages remain.
+	more := func(next int) {
+		if running >= e.workers || n-next+1 <= running {
+			return
+		}
+		inst := e.tryAcquire()
+		if inst == nil {
+			return
+		}
+		d, err := e.open(inst, data)
+		if err != nil {
+			return
+		}
+		running++
+		wg.Add(1)
+		go work(d)
+	}
+	running++
+	wg.Add(1)
+	go work(first)
 	pages := make([]*Page, n)
 	next, done := 1, 0
+	more(next)
 	var firstErr error
 	for done < n {
 		var send chan int
@@ -605,9 +705,11 @@ func (e *Engine) readPages(ctx context.Context, first *Document, data []byte, pr
 			if progress != nil {
 				progress(done, n)
 			}
+			more(next)
 		}
 	}
 	close(jobs)
+	wg.Wait()
 	if firstErr != nil {
 		return nil, firstErr
 	}
