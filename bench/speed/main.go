@@ -1,79 +1,119 @@
-// Command speed measures how fast crossmem extracts text compared with
-// poppler's pdftotext, on the same corpus in the same run.
+// Command speed measures how fast crossmem compiles PDFs compared with
+// tools that only read the text layer, on the same corpus in the same run.
 //
-// Extraction is compile.Extract (pdfium in WebAssembly, layout, chunks: what
-// "crossmem compile" does before writing the note) over every PDF of the
-// folder, sequentially, with one engine; its wall time and the CPU time of
-// this process are measured. The engine itself may read the pages of one
-// PDF on several pdfium instances (pdf.Options.Workers, flag -workers), so
-// CPU time can exceed wall time. pdftotext is "pdftotext -enc UTF-8 FILE
-// /dev/null" run once per file, sequentially; the wall time of each process
-// (start to exit) and its user+system CPU time are summed. Files are read
-// into memory before timing. Each measurement is repeated -n times
-// (default 3) and the median is reported, as pages per second for both and
-// the ratio ours/poppler.
+// It builds the crossmem binary and captures every PDF of the corpus folder
+// into a scratch library, offline (the metadata services point at a port
+// nothing listens on; PDFs that give no title are captured with a cite key
+// made from their file name). That setup is not timed. Then, in each of -n
+// rounds (default 3, at least 3 for the record), one after the other:
 //
-// Engine start-up is timed separately: cold is pdf.Open with an empty
-// wazero compilation cache (pdfium is compiled from WebAssembly), warm is
-// pdf.Open with the cache that the cold start filled.
+//   - crossmem: "crossmem compile --all -q" on a fresh copy of the captured
+//     library: one process, every paper, every stage but the language model
+//     (read, lay out, chunk, cite, write the notes, update the search
+//     index); warm wazero cache;
+//   - pdftotext: "pdftotext -enc UTF-8 FILE /dev/null", one process per
+//     file, sequentially;
+//   - pdftotext -bbox-layout: the same with word boxes (XHTML);
+//   - mutool: "mutool draw -q -F stext -o /dev/null FILE" (structured text
+//     with boxes), one process per file.
+//
+// Each is timed by wall clock (start to exit, summed over the processes) and
+// by CPU time (user+system of the processes). The tables give min and
+// median over the rounds of each, pages per second, and crossmem's speed as
+// a multiple of each tool's (their time / ours: above 1 we are faster), by
+// wall and by CPU, from the medians. The machine's load average is printed
+// with each round: the ratios are what to compare across runs.
+//
+// Also measured, per round: the single-paper CLI compile ("crossmem compile
+// KEY -q") of the corpus median paper by page count, cold (an empty wazero
+// compilation cache: pdfium is compiled from WebAssembly first) and warm
+// (the cache filled); and once, every paper compiled in a process of its
+// own with its peak resident set size (getrusage ru_maxrss), largest
+// first with -v.
 //
 // Usage, from the repository root:
 //
-//	go run ./bench/speed            # summary table
-//	go run ./bench/speed -n 5 -v    # 5 repetitions, plus a per-file table
-//	go run ./bench/speed -cpuprofile cpu.out && go tool pprof -top cpu.out
+//	go run ./bench/speed            # tables, 3 rounds
+//	go run ./bench/speed -n 5 -v    # 5 rounds, plus the per-paper table
 //
 // -corpus sets the folder (default ../shared/corpus/pdf relative to the
-// repository root).
+// repository root). It needs pdftotext (poppler-utils) and mutool
+// (mupdf-tools).
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/crossmem/crossmem/bench/internal/corpus"
+	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/compile"
+	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
 
-// input is one PDF of the corpus.
-type input struct {
-	name  string
-	path  string
-	data  []byte
-	pages int
-}
-
-// sample is one timing.
+// sample is one timing of a whole run.
 type sample struct {
 	wall, cpu time.Duration
+	rss       int64 // peak resident set size in bytes (the largest process)
+}
+
+// tool is one contender: name and how to run it once over the corpus.
+type tool struct {
+	name string
+	run  func() (sample, error)
 }
 
 func main() {
 	corpusFlag := flag.String("corpus", "", "folder of PDFs (default ../shared/corpus/pdf relative to the repository root)")
-	n := flag.Int("n", 3, "repetitions; the median is reported")
-	verbose := flag.Bool("v", false, "also print a per-file table")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the extraction runs to this file")
-	workers := flag.Int("workers", 0, "pdfium instances the engine reads pages on (pdf.Options.Workers; 0: its default)")
+	n := flag.Int("n", 3, "rounds; min and median are reported")
+	verbose := flag.Bool("v", false, "also print the per-paper table (one process per paper: time and peak RSS)")
+	cpuProfile := flag.String("cpuprofile", "", "only profile: write a CPU profile of one batch compile in this process (compile.RunAll over the captured corpus, as compile --all runs it) to this file")
 	flag.Parse()
-	if err := run(*corpusFlag, max(*n, 1), *verbose, *cpuProfile, *workers); err != nil {
+	if err := run(*corpusFlag, max(*n, 1), *verbose, *cpuProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "speed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpusFlag string, n int, verbose bool, cpuProfile string, workers int) error {
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		return fmt.Errorf("pdftotext not found (apt-get install -y poppler-utils): %w", err)
+// bench is the scratch state of one run.
+type bench struct {
+	work     string   // scratch folder
+	bin      string   // the crossmem binary
+	files    []string // corpus PDFs
+	pristine string   // the captured library, never compiled
+	cache    string   // a warm wazero cache folder
+	env      []string
+	papers   []paper // captured papers with their page counts
+	pages    int
+}
+
+type paper struct {
+	key   string
+	pages int
+}
+
+func run(corpusFlag string, n int, verbose bool, cpuProfile string) error {
+	for _, t := range []string{"pdftotext", "mutool"} {
+		if _, err := exec.LookPath(t); err != nil {
+			return fmt.Errorf("%s not found (apt-get install -y poppler-utils mupdf-tools): %w", t, err)
+		}
 	}
 	dir, err := corpus.Dir(corpusFlag)
 	if err != nil {
@@ -83,192 +123,414 @@ func run(corpusFlag string, n int, verbose bool, cpuProfile string, workers int)
 	if err != nil {
 		return err
 	}
-	inputs := make([]*input, len(files))
-	for i, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		inputs[i] = &input{name: filepath.Base(f), path: f, data: data}
-	}
-
-	ctx := context.Background()
-	cold, warm, err := startup(ctx, n)
+	work, err := os.MkdirTemp("", "crossmem-speed-")
 	if err != nil {
 		return err
 	}
-
-	cache, err := os.MkdirTemp("", "crossmem-speed-")
-	if err != nil {
+	defer os.RemoveAll(work)
+	b := &bench{work: work, files: files, bin: filepath.Join(work, "crossmem"), pristine: filepath.Join(work, "pristine"), cache: filepath.Join(work, "cache")}
+	fmt.Fprintln(os.Stderr, "building crossmem, capturing the corpus (not timed)")
+	if err := b.setup(); err != nil {
 		return err
 	}
-	defer os.RemoveAll(cache)
-	engine, err := pdf.Open(ctx, pdf.Options{CacheDir: cache, Workers: workers})
-	if err != nil {
-		return err
-	}
-	defer engine.Close()
-
 	if cpuProfile != "" {
-		// pdftotext runs in child processes, so the profile shows the
-		// extraction only.
-		f, err := os.Create(cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+		return b.profile(cpuProfile)
 	}
 
-	var ours, theirs []sample
-	oursPerFile := make([][]time.Duration, len(inputs))
-	theirsPerFile := make([][]time.Duration, len(inputs))
-	for rep := range n {
-		fmt.Fprintf(os.Stderr, "repetition %d of %d\n", rep+1, n)
-		s, perFile, err := timeExtract(ctx, engine, inputs)
+	tools := []tool{
+		{"crossmem compile --all", b.compileAll},
+		{"pdftotext", b.each("pdftotext", "-enc", "UTF-8", "{}", os.DevNull)},
+		{"pdftotext -bbox-layout", b.each("pdftotext", "-bbox-layout", "-enc", "UTF-8", "{}", os.DevNull)},
+		{"mutool draw -F stext", b.each("mutool", "draw", "-q", "-F", "stext", "-o", os.DevNull, "{}")},
+	}
+	samples := make([][]sample, len(tools))
+	median := b.medianPaper()
+	var cold, warm []sample
+	var loads []string
+	for r := range n {
+		load := loadavg()
+		for i, t := range tools {
+			fmt.Fprintf(os.Stderr, "round %d of %d: %s\n", r+1, n, t.name)
+			s, err := t.run()
+			if err != nil {
+				return fmt.Errorf("%s: %w", t.name, err)
+			}
+			samples[i] = append(samples[i], s)
+		}
+		fmt.Fprintf(os.Stderr, "round %d of %d: crossmem compile %s (cold, warm)\n", r+1, n, median.key)
+		c, w, err := b.single(median.key)
 		if err != nil {
 			return err
 		}
-		ours = append(ours, s)
-		for i, d := range perFile {
-			oursPerFile[i] = append(oursPerFile[i], d)
-		}
-		s, perFile, err = timePdftotext(ctx, inputs)
-		if err != nil {
-			return err
-		}
-		theirs = append(theirs, s)
-		for i, d := range perFile {
-			theirsPerFile[i] = append(theirsPerFile[i], d)
-		}
+		cold, warm = append(cold, c), append(warm, w)
+		loads = append(loads, fmt.Sprintf("round %d: %s → %s", r+1, load, loadavg()))
+	}
+	fmt.Fprintln(os.Stderr, "one process per paper (peak RSS)")
+	per, err := b.perPaper()
+	if err != nil {
+		return err
 	}
 
-	pages := 0
-	for _, in := range inputs {
-		pages += in.pages
+	fmt.Printf("Corpus: %d PDFs, %d pages; %d rounds; %d cores (GOMAXPROCS %d), %s/%s.\n",
+		len(files), b.pages, n, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH)
+	fmt.Printf("Load average (1, 5, 15 min) before → after each round: %s.\n\n", strings.Join(loads, "; "))
+	fmt.Println("| tool | wall min | wall median | CPU min | CPU median | pages/s (wall, median) | pages/CPU-s (median) |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
+	med := make([]sample, len(tools))
+	for i, t := range tools {
+		lo, mid := minSample(samples[i]), medianSample(samples[i])
+		med[i] = mid
+		fmt.Printf("| %s | %s | %s | %s | %s | %.1f | %.1f |\n", t.name, secs(lo.wall), secs(mid.wall), secs(lo.cpu), secs(mid.cpu),
+			rate(b.pages, mid.wall), rate(b.pages, mid.cpu))
 	}
-	o, t := medianSample(ours), medianSample(theirs)
-	oRate, tRate := rate(pages, o.wall), rate(pages, t.wall)
-	w := "default"
-	if workers > 0 {
-		w = fmt.Sprint(workers)
-	}
-	fmt.Printf("Corpus: %d PDFs, %d pages; median of %d runs; GOMAXPROCS %d, %s/%s; engine workers: %s.\n\n",
-		len(inputs), pages, n, runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, w)
-	fmt.Println("| | crossmem (compile.Extract) | pdftotext | ours/poppler |")
-	fmt.Println("|---|---:|---:|---:|")
-	fmt.Printf("| wall time | %s | %s | %.2f× |\n", secs(o.wall), secs(t.wall), o.wall.Seconds()/t.wall.Seconds())
-	fmt.Printf("| CPU time | %s | %s | %.2f× |\n", secs(o.cpu), secs(t.cpu), o.cpu.Seconds()/t.cpu.Seconds())
-	fmt.Printf("| pages/s (wall) | %.1f | %.1f | %.2f |\n", oRate, tRate, oRate/tRate)
-	fmt.Printf("| ms/page (wall) | %.2f | %.2f | |\n", 1000/oRate, 1000/tRate)
 	fmt.Println()
-	fmt.Println("| engine start-up (pdf.Open) | median |")
-	fmt.Println("|---|---:|")
-	fmt.Printf("| cold (empty wazero cache) | %s |\n", secs(cold))
-	fmt.Printf("| warm (cache filled) | %s |\n", secs(warm))
+	fmt.Println("crossmem's speed as a multiple of each tool's (their median time / ours; per round: min–max):")
+	fmt.Println()
+	fmt.Println("| reference | by wall | by CPU |")
+	fmt.Println("|---|---:|---:|")
+	for i := 1; i < len(tools); i++ {
+		var rw, rc []float64
+		for r := range samples[0] {
+			rw = append(rw, samples[i][r].wall.Seconds()/samples[0][r].wall.Seconds())
+			rc = append(rc, samples[i][r].cpu.Seconds()/samples[0][r].cpu.Seconds())
+		}
+		fmt.Printf("| %s | %.2f× (%.2f–%.2f) | %.2f× (%.2f–%.2f) |\n", tools[i].name,
+			med[i].wall.Seconds()/med[0].wall.Seconds(), slices.Min(rw), slices.Max(rw),
+			med[i].cpu.Seconds()/med[0].cpu.Seconds(), slices.Min(rc), slices.Max(rc))
+	}
+	fmt.Printf("\nPeak RSS of compile --all: %s (median).\n\n", mib(med[0].rss))
 
+	fmt.Printf("Single-paper CLI compile of the corpus median paper (%s, %d pages), \"crossmem compile KEY -q\":\n\n", median.key, median.pages)
+	fmt.Println("| | wall min | wall median | CPU median | peak RSS |")
+	fmt.Println("|---|---:|---:|---:|---:|")
+	for _, row := range []struct {
+		name string
+		s    []sample
+	}{{"cold (empty wazero cache)", cold}, {"warm", warm}} {
+		lo, mid := minSample(row.s), medianSample(row.s)
+		fmt.Printf("| %s | %s | %s | %s | %s |\n", row.name, secs(lo.wall), secs(mid.wall), secs(mid.cpu), mib(mid.rss))
+	}
+
+	slices.SortFunc(per, func(a, b perResult) int { return int(b.rss - a.rss) })
+	largest := slices.MaxFunc(per, func(a, b perResult) int { return a.pages - b.pages })
+	fmt.Printf("\nOne process per paper (warm): peak RSS at most %s (%s, %d pages); the largest paper, %s (%d pages): %s.\n",
+		mib(per[0].rss), per[0].key, per[0].pages, largest.key, largest.pages, mib(largest.rss))
 	if verbose {
 		fmt.Println()
-		fmt.Println("| file | pages | crossmem ms | pdftotext ms | ours/poppler |")
+		fmt.Println("| paper | pages | wall | CPU | peak RSS |")
 		fmt.Println("|---|---:|---:|---:|---:|")
-		for i, in := range inputs {
-			a, b := median(oursPerFile[i]), median(theirsPerFile[i])
-			fmt.Printf("| %s | %d | %.1f | %.1f | %.2f× |\n", in.name, in.pages,
-				ms(a), ms(b), a.Seconds()/b.Seconds())
+		for _, p := range per {
+			fmt.Printf("| %s | %d | %s | %s | %s |\n", p.key, p.pages, secs(p.wall), secs(p.cpu), mib(p.rss))
 		}
 	}
 	return nil
 }
 
-// startup times pdf.Open n times cold (a fresh, empty cache folder) and
-// warm (the folder the cold start filled) and returns the medians.
-func startup(ctx context.Context, n int) (cold, warm time.Duration, err error) {
-	var colds, warms []time.Duration
-	for range n {
-		dir, err := os.MkdirTemp("", "crossmem-speed-")
-		if err != nil {
-			return 0, 0, err
-		}
-		for _, d := range []*[]time.Duration{&colds, &warms} {
-			start := time.Now()
-			e, err := pdf.Open(ctx, pdf.Options{CacheDir: dir})
-			if err != nil {
-				os.RemoveAll(dir)
-				return 0, 0, err
-			}
-			*d = append(*d, time.Since(start))
-			e.Close()
-		}
-		os.RemoveAll(dir)
+// profile writes a CPU profile of compile.RunAll over a copy of the
+// captured library, in this process, to path, and prints its time.
+func (b *bench) profile(path string) error {
+	home := filepath.Join(b.work, "profile")
+	if err := copyDir(b.pristine, home); err != nil {
+		return err
 	}
-	return median(colds), median(warms), nil
-}
-
-// timeExtract runs compile.Extract over all inputs and records their page
-// counts.
-func timeExtract(ctx context.Context, engine *pdf.Engine, inputs []*input) (sample, []time.Duration, error) {
-	perFile := make([]time.Duration, len(inputs))
-	cpu0 := processCPU()
+	lib, err := library.Open(home)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	engine, err := pdf.Open(ctx, pdf.Options{CacheDir: filepath.Join(b.cache, "wazero")})
+	if err != nil {
+		return err
+	}
+	defer engine.Close()
+	var keys []string
+	for _, p := range b.papers {
+		keys = append(keys, p.key)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
 	start := time.Now()
-	for i, in := range inputs {
-		t := time.Now()
-		res, err := compile.Extract(ctx, engine, in.data, nil)
-		if err != nil {
-			return sample{}, nil, fmt.Errorf("extract %s: %w", in.name, err)
+	var failed error
+	compile.RunAll(ctx, lib, keys, compile.Options{Engine: engine, Cite: cite.Citer{Lib: lib}}, func(key string, _ *compile.Result, err error) {
+		if err != nil && failed == nil {
+			failed = fmt.Errorf("compile %s: %w", key, err)
 		}
-		perFile[i] = time.Since(t)
-		in.pages = res.Pages
-	}
-	return sample{wall: time.Since(start), cpu: processCPU() - cpu0}, perFile, nil
+	})
+	pprof.StopCPUProfile()
+	fmt.Printf("compile.RunAll over %d papers, %d pages: %s wall\n", len(keys), b.pages, secs(time.Since(start)))
+	return failed
 }
 
-// timePdftotext runs pdftotext over all inputs, one process per file.
-func timePdftotext(ctx context.Context, inputs []*input) (sample, []time.Duration, error) {
-	perFile := make([]time.Duration, len(inputs))
-	var s sample
-	for i, in := range inputs {
-		cmd := exec.CommandContext(ctx, "pdftotext", "-enc", "UTF-8", in.path, os.DevNull)
-		start := time.Now()
-		err := cmd.Run()
-		d := time.Since(start)
-		if err != nil {
-			var exit *exec.ExitError
-			// pdftotext exits non-zero on some damaged files after writing
-			// what it could; only a failure to run it is fatal.
-			if !errors.As(err, &exit) {
-				return sample{}, nil, fmt.Errorf("pdftotext %s: %w", in.name, err)
+// setup builds the binary, captures the corpus offline into b.pristine,
+// fills the wazero cache and finds each paper's page count (from a compile
+// of a copy, which is then discarded).
+func (b *bench) setup() error {
+	build := exec.Command("go", "build", "-o", b.bin, "./cmd/crossmem")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("go build: %w", err)
+	}
+	dead := "http://127.0.0.1:9" // the discard port: connection refused
+	b.env = append(os.Environ(), "CROSSMEM_CONFIG="+filepath.Join(b.work, "config.toml"),
+		"CROSSMEM_ARXIV_API="+dead+"/api/query", "CROSSMEM_ARXIV_PDF="+dead+"/pdf", "CROSSMEM_CROSSREF_API="+dead,
+		"CROSSMEM_OPENALEX_API="+dead, "CROSSMEM_DATACITE_API="+dead, "CROSSMEM_UNPAYWALL_API="+dead)
+	out, _ := b.crossmem(b.pristine, b.cache, "capture", filepath.Dir(b.files[0]), "--json")
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		var line struct{ Status, Input string }
+		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Status != "failed" {
+			continue
+		}
+		key := strings.Trim(regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(strings.TrimSuffix(filepath.Base(line.Input), ".pdf"), "_"), "_")
+		if out, err := b.crossmem(b.pristine, b.cache, "capture", line.Input, "--cite-key", key, "-q"); err != nil {
+			return fmt.Errorf("capture %s: %v: %s", line.Input, err, out)
+		}
+	}
+	lib := filepath.Join(b.work, "sizes")
+	if err := copyDir(b.pristine, lib); err != nil {
+		return err
+	}
+	out, err := b.crossmem(lib, b.cache, "compile", "--all", "--json")
+	if err != nil {
+		return fmt.Errorf("compile --all: %v: %s", err, out)
+	}
+	detail := regexp.MustCompile(` from ([0-9]+) pages?$`)
+	sc = bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		var line struct {
+			Status, Detail string
+			CiteKey        string `json:"cite_key"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Status != "compiled" {
+			continue
+		}
+		m := detail.FindStringSubmatch(line.Detail)
+		if m == nil {
+			return fmt.Errorf("compile --all: no page count in %q", line.Detail)
+		}
+		p, _ := strconv.Atoi(m[1])
+		b.papers = append(b.papers, paper{line.CiteKey, p})
+		b.pages += p
+	}
+	if len(b.papers) != len(b.files) {
+		return fmt.Errorf("compile --all compiled %d papers of %d PDFs", len(b.papers), len(b.files))
+	}
+	return os.RemoveAll(lib)
+}
+
+// crossmem runs the binary on library home with wazero cache folder cache
+// and returns its stdout.
+func (b *bench) crossmem(home, cache string, args ...string) ([]byte, error) {
+	cmd := exec.Command(b.bin, args...)
+	cmd.Env = append(slices.Clone(b.env), "CROSSMEM_HOME="+home, "CROSSMEM_CACHE="+cache)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("%w: %s", err, stderr.String())
+	}
+	return out, nil
+}
+
+// timed runs cmd and returns its wall time, CPU time and peak RSS.
+func timed(cmd *exec.Cmd) (sample, error) {
+	start := time.Now()
+	err := cmd.Run()
+	s := sample{wall: time.Since(start)}
+	if cmd.ProcessState == nil {
+		return s, err
+	}
+	s.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	s.rss = maxRSS(cmd.ProcessState)
+	return s, err
+}
+
+// compileAll times "crossmem compile --all -q" on a fresh copy of the
+// captured library (the copy is not timed).
+func (b *bench) compileAll() (sample, error) {
+	lib := filepath.Join(b.work, "all")
+	os.RemoveAll(lib)
+	if err := copyDir(b.pristine, lib); err != nil {
+		return sample{}, err
+	}
+	defer os.RemoveAll(lib)
+	cmd := exec.Command(b.bin, "compile", "--all", "-q")
+	cmd.Env = append(slices.Clone(b.env), "CROSSMEM_HOME="+lib, "CROSSMEM_CACHE="+b.cache)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	s, err := timed(cmd)
+	if err != nil {
+		return s, fmt.Errorf("%w: %s", err, stderr.String())
+	}
+	return s, nil
+}
+
+// each returns a run of name with args over every corpus file, one process
+// per file, "{}" replaced by the file. A non-zero exit (poppler exits 1 on
+// some damaged files after writing what it could) is not a failure.
+func (b *bench) each(name string, args ...string) func() (sample, error) {
+	return func() (sample, error) {
+		var total sample
+		for _, f := range b.files {
+			a := slices.Clone(args)
+			for i := range a {
+				if a[i] == "{}" {
+					a[i] = f
+				}
 			}
+			cmd := exec.Command(name, a...)
+			s, err := timed(cmd)
+			var exit *exec.ExitError
+			if err != nil && !errors.As(err, &exit) {
+				return total, err
+			}
+			total.wall += s.wall
+			total.cpu += s.cpu
+			total.rss = max(total.rss, s.rss)
 		}
-		perFile[i] = d
-		s.wall += d
-		s.cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		return total, nil
 	}
-	return s, perFile, nil
 }
 
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+// medianPaper is the corpus median paper by page count (the upper median).
+func (b *bench) medianPaper() paper {
+	ps := slices.Clone(b.papers)
+	slices.SortStableFunc(ps, func(a, b paper) int { return a.pages - b.pages })
+	return ps[len(ps)/2]
 }
 
-// medianSample takes the median of wall and CPU time separately.
-func medianSample(ss []sample) sample {
-	var wall, cpu []time.Duration
+// single times "crossmem compile KEY -q" in a copy of the library with an
+// empty wazero cache (cold), then again with the cache that run filled
+// (warm).
+func (b *bench) single(key string) (cold, warm sample, err error) {
+	lib := filepath.Join(b.work, "single")
+	cache := filepath.Join(b.work, "single-cache")
+	os.RemoveAll(lib)
+	os.RemoveAll(cache)
+	defer os.RemoveAll(lib)
+	defer os.RemoveAll(cache)
+	if err := copyDir(b.pristine, lib); err != nil {
+		return cold, warm, err
+	}
+	for _, s := range []*sample{&cold, &warm} {
+		cmd := exec.Command(b.bin, "compile", key, "-q")
+		cmd.Env = append(slices.Clone(b.env), "CROSSMEM_HOME="+lib, "CROSSMEM_CACHE="+cache)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if *s, err = timed(cmd); err != nil {
+			return cold, warm, fmt.Errorf("compile %s: %w: %s", key, err, stderr.String())
+		}
+	}
+	return cold, warm, nil
+}
+
+type perResult struct {
+	paper
+	sample
+}
+
+// perPaper compiles every paper in a process of its own (warm cache).
+func (b *bench) perPaper() ([]perResult, error) {
+	lib := filepath.Join(b.work, "each")
+	os.RemoveAll(lib)
+	defer os.RemoveAll(lib)
+	if err := copyDir(b.pristine, lib); err != nil {
+		return nil, err
+	}
+	var out []perResult
+	for _, p := range b.papers {
+		cmd := exec.Command(b.bin, "compile", p.key, "-q")
+		cmd.Env = append(slices.Clone(b.env), "CROSSMEM_HOME="+lib, "CROSSMEM_CACHE="+b.cache)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		s, err := timed(cmd)
+		if err != nil {
+			return nil, fmt.Errorf("compile %s: %w: %s", p.key, err, stderr.String())
+		}
+		out = append(out, perResult{p, s})
+	}
+	return out, nil
+}
+
+// copyDir copies the regular files of the tree at src to dst.
+func copyDir(src, dst string) error {
+	return filepath.Walk(src, func(path string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		to := filepath.Join(dst, rel)
+		if fi.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		if !fi.Mode().IsRegular() {
+			return nil
+		}
+		in, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.Create(to)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+}
+
+// loadavg is the first three fields of /proc/loadavg, "?" where there is
+// none.
+func loadavg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "?"
+}
+
+func sortedBy(ss []sample, key func(sample) time.Duration) []time.Duration {
+	var ds []time.Duration
 	for _, s := range ss {
-		wall = append(wall, s.wall)
-		cpu = append(cpu, s.cpu)
+		ds = append(ds, key(s))
 	}
-	return sample{wall: median(wall), cpu: median(cpu)}
+	slices.Sort(ds)
+	return ds
+}
+
+func medianOf(ds []time.Duration) time.Duration {
+	if len(ds)%2 == 1 {
+		return ds[len(ds)/2]
+	}
+	return (ds[len(ds)/2-1] + ds[len(ds)/2]) / 2
+}
+
+// medianSample takes the median of wall and CPU time (and RSS) separately.
+func medianSample(ss []sample) sample {
+	rss := sortedBy(ss, func(s sample) time.Duration { return time.Duration(s.rss) })
+	return sample{
+		wall: medianOf(sortedBy(ss, func(s sample) time.Duration { return s.wall })),
+		cpu:  medianOf(sortedBy(ss, func(s sample) time.Duration { return s.cpu })),
+		rss:  int64(medianOf(rss)),
+	}
+}
+
+// minSample takes the minimum of wall and CPU time separately.
+func minSample(ss []sample) sample {
+	return sample{
+		wall: sortedBy(ss, func(s sample) time.Duration { return s.wall })[0],
+		cpu:  sortedBy(ss, func(s sample) time.Duration { return s.cpu })[0],
+	}
 }
 
 func rate(pages int, d time.Duration) float64 {
@@ -280,4 +542,4 @@ func rate(pages int, d time.Duration) float64 {
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.3f s", d.Seconds()) }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }

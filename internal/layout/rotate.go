@@ -2,6 +2,7 @@ package layout
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/crossmem/crossmem/internal/pdf"
@@ -91,21 +92,91 @@ func rotateRect(r pdf.Rect, q int) pdf.Rect {
 // further, as for fake bold, are kept, as pdfium reports them.
 // Consecutive characters with identical boxes are the letters of a
 // ligature and are kept.
+//
+// Only characters with a possible copy nearby are compared one by one: the
+// candidates are sorted by rune and position on the 4 pt grid the
+// comparison uses, and a scan over neighbouring cells finds the few pairs
+// (usually none) that could be copies of each other.
 func dropOverprint(cs []pdf.Char) []pdf.Char {
-	type key struct {
-		r    rune
-		x, y int
+	type cand struct {
+		r      rune
+		gx, gy int
+		i      int // index in cs
 	}
-	seen := map[key][]pdf.Rect{}
-	out := cs[:0:0]
+	cands := make([]cand, 0, len(cs))
+	suspect := map[int]bool{} // indices in cs with a possible copy
 	for i, c := range cs {
 		if c.Generated || isSpace(c.Rune) || c.Rune == 0 || c.Box.Width() <= 0 {
-			out = append(out, c)
 			continue
 		}
 		// pdfium reports the letters of a ligature ("ffi") with the
 		// ligature's box, one after the other: not an overprint.
 		if i > 0 && cs[i-1].Box == c.Box {
+			continue
+		}
+		if !(math.Abs(c.Box.X0) <= 1e15 && math.Abs(c.Box.Y0) <= 1e15) {
+			// Far off (or NaN): grid cells could wrap around; leave it to
+			// the rule itself.
+			suspect[i] = true
+			continue
+		}
+		cands = append(cands, cand{c.Rune, int(c.Box.X0 / 4), int(c.Box.Y0 / 4), i})
+	}
+	cmp := func(a, b cand) int {
+		switch {
+		case a.r != b.r:
+			return compareInt(int(a.r), int(b.r))
+		case a.gy != b.gy:
+			return compareInt(a.gy, b.gy)
+		case a.gx != b.gx:
+			return compareInt(a.gx, b.gx)
+		}
+		return a.i - b.i
+	}
+	slices.SortFunc(cands, cmp)
+	// copies reports whether the characters at i and j (i earlier) are
+	// copies of one glyph as the later one's size measures it.
+	copies := func(i, j int) bool {
+		if i > j {
+			i, j = j, i
+		}
+		b, c := cs[i].Box, cs[j]
+		return math.Abs(b.X0-c.Box.X0) < 0.1*c.Size && math.Abs(b.Y0-c.Box.Y0) < 0.1*c.Size
+	}
+	for k, a := range cands {
+		// Later candidates in the same or the next row of cells, within
+		// one cell left or right.
+		for _, gy := range [2]int{a.gy, a.gy + 1} {
+			lo := k + 1
+			if gy != a.gy {
+				lo, _ = slices.BinarySearchFunc(cands, cand{a.r, a.gx - 1, gy, -1 << 62}, cmp)
+			}
+			for m := lo; m < len(cands); m++ {
+				b := cands[m]
+				if b.r != a.r || b.gy != gy || b.gx > a.gx+1 {
+					break
+				}
+				if b.gx < a.gx-1 || !copies(a.i, b.i) {
+					continue
+				}
+				suspect[a.i], suspect[b.i] = true, true
+			}
+		}
+	}
+	out := cs[:0:0]
+	if len(suspect) == 0 {
+		return append(out, cs...)
+	}
+	// The rule itself, for the suspects only: a character is dropped when
+	// an earlier kept suspect is a copy of it. A character that is no
+	// suspect has no copy, so it neither drops nor is dropped.
+	type key struct {
+		r    rune
+		x, y int
+	}
+	seen := map[key][]pdf.Rect{}
+	for i, c := range cs {
+		if !suspect[i] {
 			out = append(out, c)
 			continue
 		}
@@ -129,4 +200,14 @@ func dropOverprint(cs []pdf.Char) []pdf.Char {
 		out = append(out, c)
 	}
 	return out
+}
+
+func compareInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
