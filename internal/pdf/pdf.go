@@ -100,6 +100,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	done := make(chan result, 1)
 	go func() {
 		p, err := webassembly.Init(webassembly.Config{
+			Context: experimental.WithMemoryAllocator(context.Background(), memoryAllocator()),
 			MinIdle: 1, MaxIdle: workers, MaxTotal: workers,
 			RuntimeConfig: rc,
 			// pdfium must never write to stdout: it may carry MCP protocol.
