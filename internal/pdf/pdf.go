@@ -64,13 +64,16 @@ type Options struct {
 // first; more, up to Options.Workers, start on first use and are kept
 // until Close. Create it with Open and release it with Close.
 //
-// An Engine is safe for concurrent use: every Document holds one instance
-// until it is closed, and Read borrows as many idle instances as it can
-// use. Calls on one Document are not safe for concurrent use.
+// An Engine is safe for concurrent use. Documents that OpenBytes and
+// OpenFile open live on the first instance, however many are open (go-pdfium
+// serialises the calls on one instance); Read borrows as many idle instances
+// as it can use, the first among them, for its own documents. Calls on one
+// Document are not safe for concurrent use.
 type Engine struct {
 	pool    pdfium.Pool
 	workers int
-	idle    chan pdfium.Pdfium // instances not in use (capacity workers)
+	shared  pdfium.Pdfium      // the first instance: OpenBytes's documents
+	idle    chan pdfium.Pdfium // instances not borrowed by a Read (capacity workers)
 
 	mu      sync.Mutex
 	started int // instances created (idle or in use)
@@ -124,6 +127,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		r.pool.Close()
 		return nil, fmt.Errorf("start pdfium instance: %w", err)
 	}
+	e.shared = inst
 	e.idle <- inst
 	return e, nil
 }
@@ -200,11 +204,11 @@ func (e *Engine) Close() error {
 	return err
 }
 
-// Document is an open PDF. It holds one of its Engine's pdfium instances
-// until it is closed: Close it when done.
+// Document is an open PDF. Close it when done.
 type Document struct {
 	e        *Engine
 	inst     pdfium.Pdfium
+	borrowed bool // inst was borrowed by a Read and goes back on Close
 	ref      references.FPDF_DOCUMENT
 	numPages int
 	data     []byte
@@ -223,8 +227,8 @@ func (e *Engine) OpenFile(path string) (*Document, error) {
 
 // OpenBytes opens a PDF held in memory. data must not be modified while the
 // document is open. Errors are as for OpenFile, plus a *LimitError for a
-// stream that inflates past MaxStreamBytes. It waits for an idle pdfium
-// instance when all are in use.
+// stream that inflates past MaxStreamBytes. The document lives on the
+// engine's first pdfium instance.
 func (e *Engine) OpenBytes(data []byte) (*Document, error) {
 	if !IsPDF(data) {
 		return nil, ErrNotPDF
@@ -232,19 +236,20 @@ func (e *Engine) OpenBytes(data []byte) (*Document, error) {
 	if err := checkStreams(data); err != nil {
 		return nil, err
 	}
-	inst, err := e.acquire(context.Background())
-	if err != nil {
-		return nil, err
-	}
-	return e.open(inst, data)
+	return e.open(e.shared, false, data)
 }
 
-// open opens data on inst, which the Document then holds (on error inst
-// is released).
-func (e *Engine) open(inst pdfium.Pdfium, data []byte) (*Document, error) {
+// open opens data on inst; a borrowed inst goes back to the idle ones when
+// the Document closes (or now, on an error).
+func (e *Engine) open(inst pdfium.Pdfium, borrowed bool, data []byte) (*Document, error) {
+	release := func() {
+		if borrowed {
+			e.release(inst)
+		}
+	}
 	doc, err := inst.OpenDocument(&requests.OpenDocument{File: &data})
 	if err != nil {
-		e.release(inst)
+		release()
 		if strings.Contains(strings.ToLower(err.Error()), "password") {
 			return nil, ErrEncrypted
 		}
@@ -253,10 +258,10 @@ func (e *Engine) open(inst pdfium.Pdfium, data []byte) (*Document, error) {
 	pc, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
 	if err != nil {
 		inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
-		e.release(inst)
+		release()
 		return nil, fmt.Errorf("count pages: %w", err)
 	}
-	return &Document{e: e, inst: inst, ref: doc.Document, numPages: pc.PageCount, data: data}, nil
+	return &Document{e: e, inst: inst, borrowed: borrowed, ref: doc.Document, numPages: pc.PageCount, data: data}, nil
 }
 
 // IsPDF reports whether data starts with a PDF header ("%PDF-" within the
@@ -272,13 +277,16 @@ func IsPDF(data []byte) bool {
 // NumPages returns the number of pages.
 func (d *Document) NumPages() int { return d.numPages }
 
-// Close releases the document and the pdfium instance it holds.
+// Close releases the document (and the pdfium instance a Read borrowed
+// for it).
 func (d *Document) Close() error {
 	if d == nil || d.e == nil {
 		return nil
 	}
 	_, err := d.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: d.ref})
-	d.e.release(d.inst)
+	if d.borrowed {
+		d.e.release(d.inst)
+	}
 	d.e, d.inst = nil, nil
 	return err
 }
@@ -614,7 +622,7 @@ func (e *Engine) Pages(ctx context.Context, data []byte, progress func(done, tot
 // labels, see Document.Structure), read from the same open document.
 //
 // It checks the streams (checkStreams) before it takes a pdfium instance,
-// waits for one when all are in use (by other Reads or open Documents),
+// waits for one when all are borrowed by other Reads,
 // and takes more while pages remain and instances are idle; each is
 // released as soon as no page is left for it.
 func (e *Engine) Read(ctx context.Context, data []byte, progress func(done, total int)) ([]*Page, Structure, error) {
@@ -628,7 +636,7 @@ func (e *Engine) Read(ctx context.Context, data []byte, progress func(done, tota
 	if err != nil {
 		return nil, Structure{}, err
 	}
-	first, err := e.open(inst, data)
+	first, err := e.open(inst, true, data)
 	if err != nil {
 		return nil, Structure{}, err
 	}
@@ -667,7 +675,7 @@ func (e *Engine) readPages(ctx context.Context, first *Document, data []byte, pr
 		if inst == nil {
 			return
 		}
-		d, err := e.open(inst, data)
+		d, err := e.open(inst, true, data)
 		if err != nil {
 			return
 		}
