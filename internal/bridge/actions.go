@@ -3,7 +3,6 @@ package bridge
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -302,6 +301,3 @@ func clip(s string) string {
 	}
 	return s
 }
-
-// errNoTab is returned for a tab action of an agent that has no tab.
-var errNoTab = errors.New("this agent has no tab: navigate first")

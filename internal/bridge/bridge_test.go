@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -490,6 +491,47 @@ func TestExtensionOrigin(t *testing.T) {
 	for _, bad := range []string{"", "http://evil.example", "chrome-extension://short", "abcdefghijklmnopabcdefghijklmnoz"} {
 		if _, err := bridge.ExtensionOrigin(bad); err == nil {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// TestUnixSocket: over the optional Unix socket the bridge still needs its
+// token.
+func TestUnixSocket(t *testing.T) {
+	s, err := serve.Listen("127.0.0.1", 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(t.TempDir(), "bridge.sock")
+	if err := s.ListenUnix(sock); err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := bridge.LoadOrCreateToken(filepath.Join(t.TempDir(), bridge.TokenFile))
+	b := &bridge.Bridge{Token: tok}
+	if err := b.Mount(s); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Serve(ctx)
+	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+	}}}
+	for _, tc := range []struct {
+		token string
+		want  int
+	}{{"", 401}, {strings.Repeat("1", 64), 401}, {tok, 200}} {
+		req, _ := http.NewRequest("GET", "http://localhost/status", nil)
+		if tc.token != "" {
+			req.Header.Set("Authorization", "Bearer "+tc.token)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != tc.want {
+			t.Errorf("GET /status over the socket with token %q: %d, want %d", tc.token, res.StatusCode, tc.want)
 		}
 	}
 }

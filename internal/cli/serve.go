@@ -23,6 +23,7 @@ type serveOptions struct {
 	// portSet is true when --port was given (else BRIDGE_PORT, [serve]
 	// port or 7600).
 	portSet bool
+	socket  string // --socket: also listen on this Unix socket
 	// ready, if set, is called with the server's base URL once it listens
 	// (crossmem open, tests).
 	ready func(url string)
@@ -64,6 +65,7 @@ in use) or another error.`,
 			return runServe(cmd.Context(), o)
 		},
 	}
+	cmd.Flags().StringVar(&o.socket, "socket", "", "also listen on this Unix socket (mode 0600; the same endpoints, token required for the bridge)")
 	cmd.Flags().IntVar(&o.port, "port", 0, "port to listen on (0: any free port); default BRIDGE_PORT, [serve] port or 7600")
 	return cmd
 }
@@ -94,6 +96,13 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	s, err := serve.Listen("127.0.0.1", port, logger)
 	if err != nil {
 		return err
+	}
+	if o.socket != "" {
+		if err := s.ListenUnix(o.socket); err != nil {
+			s.Close()
+			return err
+		}
+		s.Announce("HTTP → unix:" + o.socket + " (the same endpoints, on a socket only you can open)")
 	}
 	v := &viewer.Viewer{
 		Lib: lib, Citer: &c, Searcher: ix, BeforeSearch: syncEvery(ix, logger, 2*time.Second),

@@ -32,6 +32,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -67,7 +68,9 @@ var ErrNotLoopback = errors.New("not a loopback address: crossmem serve listens 
 // with Handle, then run it with Serve.
 type Server struct {
 	ln     net.Listener
-	host   string // the IP literal listened on: "127.0.0.1" or "::1"
+	unix   net.Listener // ListenUnix's, or nil
+	sock   string       // its path
+	host   string       // the IP literal listened on: "127.0.0.1" or "::1"
 	port   int
 	mux    *http.ServeMux
 	logger *slog.Logger
@@ -192,14 +195,28 @@ func (s *Server) Serve(ctx context.Context) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelDebug),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			if c.LocalAddr().Network() == "unix" {
+				return context.WithValue(ctx, unixKey{}, true)
+			}
+			return ctx
+		},
 	}
 	s.mu.Lock()
 	for _, f := range s.onShutdown {
 		srv.RegisterOnShutdown(f)
 	}
 	s.mu.Unlock()
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(s.ln) }()
+	if s.unix != nil {
+		defer os.Remove(s.sock)
+		go func() {
+			if err := srv.Serve(s.unix); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errc <- err
+			}
+		}()
+	}
 	select {
 	case err := <-errc:
 		return err
@@ -218,7 +235,48 @@ func (s *Server) Serve(ctx context.Context) error {
 
 // Close stops listening without serving (for a server that was never
 // started).
-func (s *Server) Close() error { return s.ln.Close() }
+func (s *Server) Close() error {
+	if s.unix != nil {
+		s.unix.Close()
+		os.Remove(s.sock)
+	}
+	return s.ln.Close()
+}
+
+// unixKey marks the context of a request that came over the Unix socket.
+type unixKey struct{}
+
+// ListenUnix also listens on a Unix socket at path (mode 0600: only this
+// user can connect), for local tools that prefer a file's permissions to
+// a port. A stale socket file is replaced; any other file there is an
+// error. Requests over the socket skip the Host check (no browser can
+// reach a socket, so DNS rebinding does not apply); everything else,
+// the bridge's token included, is as over TCP.
+func (s *Server) ListenUnix(path string) error {
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&os.ModeSocket == 0 {
+			return &BindError{Addr: path, Err: errors.New("a file that is not a socket is in the way")}
+		}
+		if c, err := net.Dial("unix", path); err == nil {
+			c.Close()
+			return &BindError{Addr: path, Err: syscall.EADDRINUSE}
+		}
+		os.Remove(path)
+	}
+	old := syscall.Umask(0o177)
+	ln, err := net.Listen("unix", path)
+	syscall.Umask(old)
+	if err != nil {
+		return &BindError{Addr: path, Err: err}
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return &BindError{Addr: path, Err: err}
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	s.unix, s.sock = ln, path
+	return nil
+}
 
 func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
@@ -262,7 +320,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Content-Security-Policy", DefaultCSP)
-		if !s.AllowedHost(r.Host) {
+		if unix, _ := r.Context().Value(unixKey{}).(bool); !unix && !s.AllowedHost(r.Host) {
 			Refuse(w, r, s.logger, http.StatusMisdirectedRequest, "foreign Host header "+strconv.Quote(clip(r.Host)))
 			return
 		}

@@ -7,7 +7,10 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -157,5 +160,70 @@ func TestListen(t *testing.T) {
 	}
 	if _, err := Listen("", 70000, nil); !errors.As(err, &be) {
 		t.Errorf("Listen on port 70000 = %v, want a *BindError", err)
+	}
+}
+
+// TestUnixSocket: ListenUnix serves the same handlers on a socket only
+// its user may open; a request over it needs no loopback Host; the socket
+// file is removed at shutdown.
+func TestUnixSocket(t *testing.T) {
+	var log bytes.Buffer
+	s, err := Listen("", 0, slog.New(slog.NewTextHandler(&log, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Handle("GET /page", SameOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "the library")
+	}), s.Logger()))
+	sock := filepath.Join(t.TempDir(), "crossmem.sock")
+	if err := s.ListenUnix(sock); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(sock); err != nil || fi.Mode().Perm() != 0o600 || fi.Mode()&os.ModeSocket == 0 {
+		t.Fatalf("socket %v, %v; want a socket of mode 0600", fi.Mode(), err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx) }()
+	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+	}}}
+	res, err := client.Get("http://localhost/page")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || string(b) != "the library" || res.Header.Get("Content-Security-Policy") == "" {
+		t.Errorf("over the socket: %d %q", res.StatusCode, b)
+	}
+	// The same Host over TCP is refused.
+	if res, _ := get(t, s, "GET", "crossmem.example", "/page", nil); res.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("a foreign Host over TCP: %d", res.StatusCode)
+	}
+	// A second server cannot take a socket in use.
+	s2, _ := Listen("", 0, nil)
+	defer s2.Close()
+	var be *BindError
+	if err := s2.ListenUnix(sock); !errors.As(err, &be) {
+		t.Errorf("a socket in use: %v", err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the socket file is left after shutdown: %v", err)
+	}
+	// A regular file in the way is not removed.
+	f := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(f, []byte("mine"), 0o644)
+	s3, _ := Listen("", 0, nil)
+	defer s3.Close()
+	if err := s3.ListenUnix(f); err == nil {
+		t.Error("a regular file was taken for a socket")
+	}
+	if b, _ := os.ReadFile(f); string(b) != "mine" {
+		t.Error("the file in the way was touched")
 	}
 }

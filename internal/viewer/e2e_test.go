@@ -472,9 +472,12 @@ func TestOpen(t *testing.T) {
 		t.Errorf("open --print: %d %q, want %q\n%s", code, out, want, errOut)
 	}
 	out, errOut, code = run("open", shenKey, c.ID)
+	// Stop the server open started (its pid is in this notice; errOut is
+	// reused below). It runs in a session of its own and would outlive the
+	// test, holding whatever files the test inherited.
+	started := errOut
 	t.Cleanup(func() {
-		// Stop the server open started (its pid is in the notice).
-		if m := regexp.MustCompile(`\(pid (\d+);`).FindStringSubmatch(errOut); m != nil {
+		if m := regexp.MustCompile(`\(pid (\d+);`).FindStringSubmatch(started); m != nil {
 			if pid, _ := strconv.Atoi(m[1]); pid > 0 {
 				syscall.Kill(pid, syscall.SIGTERM)
 			}
