@@ -226,6 +226,7 @@ var (
 	arabicNumber = regexp.MustCompile(`^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S`)
 	letterNumber = regexp.MustCompile(`^([A-Z])(?:\.(\d{1,3}(?:\.\d{1,3})*))?\.?\s+\S`)
 	romanNumber  = regexp.MustCompile(`^([IVXLC]{1,6})\.\s+\S`)
+	romanDotted  = regexp.MustCompile(`^([IVXLC]{1,6}(?:\.[IVXLC]{1,6})+)\.?\s+\S`)
 	appendixName = regexp.MustCompile(`^(?i:appendix)\s+([A-Z])\b`)
 )
 
@@ -243,6 +244,11 @@ func (s section) enter(heading string, backMatter bool) section {
 	case romanNumber.MatchString(title) && romanValue(romanNumber.FindStringSubmatch(title)[1]) > 0:
 		next.label = fmt.Sprint(romanValue(romanNumber.FindStringSubmatch(title)[1]))
 		next.major = next.label
+	case romanDotted.MatchString(title) && romanParts(romanDotted.FindStringSubmatch(title)[1]) != "":
+		// "V.I.II Model Implementation": subsection II of I of V.
+		next.label = romanParts(romanDotted.FindStringSubmatch(title)[1])
+		next.major = strings.SplitN(next.label, ".", 2)[0]
+		next.label = strings.ReplaceAll(next.label, ".", "")
 	case appendixName.MatchString(title):
 		next.label = strings.ToLower(appendixName.FindStringSubmatch(title)[1])
 		next.major = next.label
@@ -283,6 +289,20 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// romanParts converts dotted Roman numerals ("V.I.II") to dotted numbers
+// ("5.1.2"), "" when a part is invalid.
+func romanParts(s string) string {
+	var out []string
+	for _, part := range strings.Split(s, ".") {
+		v := romanValue(part)
+		if v == 0 {
+			return ""
+		}
+		out = append(out, fmt.Sprint(v))
+	}
+	return strings.Join(out, ".")
 }
 
 // romanValue converts a Roman numeral (I..CCCXC) to its value, 0 when

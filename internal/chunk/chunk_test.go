@@ -155,6 +155,7 @@ func TestSectionLabels(t *testing.T) {
 		{[]string{"3 Model Architecture"}, "3"},
 		{[]string{"IV. Experiments"}, "4"},
 		{[]string{"III. Method", "A. Setup"}, "3a"},
+		{[]string{"V. Validation", "V.I Results", "V.I.II Model Implementation"}, "512"},
 		{[]string{"Appendix B Proofs"}, "b"},
 		{[]string{"A.1 Extra results"}, "a1"},
 		{[]string{"References", "A Additional experiments"}, "a"}, // inside the back matter

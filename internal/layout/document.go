@@ -632,7 +632,7 @@ func bareHeading(text string) string {
 
 // ---------------------------------------------------------------- typography
 
-var sectionNumber = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})*|[A-Z](\.\d{1,2})+|[IVX]{1,5})\.?\s+\S`)
+var sectionNumber = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})*|[A-Z](\.\d{1,2})+|[IVX]{1,5}(\.[IVX]{1,5})*)\.?\s+\S`)
 
 // typographicSections decides sections where the outline does not: the
 // headings classify found, minus text that recurs on several pages

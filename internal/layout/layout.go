@@ -794,7 +794,7 @@ func endsSentence(s string) bool {
 }
 
 var (
-	numberedHeading = regexp.MustCompile(`^(\d+(\.\d+)*\.?|[IVX]+\.|[A-Z]\.(\d+(\.\d+)*)?|Appendix [A-Z])\s+\S`)
+	numberedHeading = regexp.MustCompile(`^(\d+(\.\d+)*\.?|[IVX]+\.|[IVX]+(\.[IVX]+)+\.?|[A-Z]\.(\d+(\.\d+)*)?|Appendix [A-Z])\s+\S`)
 	// captionStart is a caption's label: "Figure 3:", "Fig. 2.", "Table
 	// IV |", "Table 3-1 Special registers" (a numbered label followed by
 	// a capitalised title).
