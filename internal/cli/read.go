@@ -25,7 +25,8 @@ func newReadCommand(a *app) *cobra.Command {
 		Use:   "read <cite_key> [<chunk_id>] [--page N | --page-label L | --section S]",
 		Short: "Print a chunk's, a page's or a section's verbatim text with its provenance (the CLI face of crossmem_read)",
 		Long: `Print the full verbatim text of one chunk (its id, as search prints it), of one
-page (--page: the PDF page number; --page-label: the printed page label) or of
+page (--page: the PDF page number; --page-label: the printed page, as "p." shows
+it: the PDF's page label, else the number in its running head or foot) or of
 one section (--section: part of its title; subsections included) of a compiled
 paper, each chunk with its provenance: type, page and printed page label,
 section path, bbox in PDF points and text_sha256, then the previous and next
@@ -47,7 +48,7 @@ chunk, 2 usage error.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.page, "page", "", "every chunk of this PDF page (1-based)")
-	f.StringVar(&o.query.PageLabel, "page-label", "", "every chunk of the page with this printed label")
+	f.StringVar(&o.query.PageLabel, "page-label", "", "every chunk of the page with this printed page (page label, else running head or foot number)")
 	f.StringVar(&o.query.Section, "section", "", "every chunk of the first section whose title contains this")
 	f.BoolVar(&o.query.Furniture, "furniture", false, "include running heads, page numbers and margin notes")
 	a.addJSONFlag(cmd)

@@ -174,7 +174,7 @@ type ReadInput struct {
 	CiteKey   string `json:"cite_key" jsonschema:"The paper (cite key or alias)"`
 	ChunkID   string `json:"chunk_id,omitempty" jsonschema:"One chunk, as crossmem_recall names it (e.g. p2s1c4)"`
 	Page      int    `json:"page,omitempty" jsonschema:"Every chunk of this PDF page (1-based)"`
-	PageLabel string `json:"page_label,omitempty" jsonschema:"Every chunk of the page with this printed page label (e.g. 46, xii)"`
+	PageLabel string `json:"page_label,omitempty" jsonschema:"Every chunk of the page with this printed page, as printed_page gives it: the PDF's page label, else the number in its running head or foot (e.g. 46, xii, 4970)"`
 	Section   string `json:"section,omitempty" jsonschema:"Every chunk of the first section whose title contains this (case-insensitive), subsections included"`
 	Furniture bool   `json:"furniture,omitempty" jsonschema:"Include running heads, page numbers and margin notes in a page or section"`
 }
