@@ -88,6 +88,47 @@ type Chunk struct {
 	// model; empty when none was generated. They are never quoted.
 	Paraphrase  string
 	Implication string
+	// Media is the provenance of a chunk of a talk (a recording) in
+	// place of page and bbox; nil for a paper's chunks.
+	Media *Media
+}
+
+// TypeTranscript is the type of a talk's chunks: what was said during a
+// time range, as the transcript (Media.Transcript) gives it.
+const TypeTranscript = "transcript"
+
+// Transcript kinds (Media.Transcript).
+const (
+	// TranscriptSubtitles: human-made subtitles (uploaded with the video,
+	// or given with --subs), quoted as written.
+	TranscriptSubtitles = "subtitles"
+	// TranscriptASR: a speech recognition model's transcript (whisper.cpp,
+	// a site's automatic captions): the model's hearing of the talk, not
+	// the speaker's verbatim words. Media.ASRModel names the model.
+	TranscriptASR = "asr"
+)
+
+// Media is where a talk's chunk is in the recording and how its text was
+// made. Times are milliseconds from the start of the recording.
+type Media struct {
+	// StartMS and EndMS bound the chunk: [StartMS, EndMS).
+	StartMS, EndMS int64
+	// Link opens the recording at StartMS (rounded down to the second):
+	// https://youtu.be/{id}?t={s} for YouTube, the page URL with #t={s}
+	// for other sites, and for a local recording its library copy,
+	// relative to the library home, with #t={s}.
+	Link string
+	// Keyframes are PNG images of the video in this time range (scene
+	// cuts and chapter starts), relative to the library home.
+	Keyframes []string
+	// SlideOCR is the text tesseract read from the keyframes, one line:
+	// searchable, labelled OCR, never quotable as speech.
+	SlideOCR string
+	// Transcript is TranscriptSubtitles or TranscriptASR.
+	Transcript string
+	// ASRModel names the speech recognition model of an ASR transcript
+	// ("whisper.cpp ggml-base.en.bin", "YouTube automatic captions").
+	ASRModel string
 }
 
 // Hash returns the lower-case hex SHA-256 of text.

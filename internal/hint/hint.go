@@ -139,6 +139,15 @@ const (
 	// UpdateIndex: notes changed since the index read them; bring it up
 	// to date.
 	UpdateIndex
+	// InstallTools (What: the Debian packages, space-separated): programs
+	// a talk capture needs are missing; install them.
+	InstallTools
+	// CheckNetworkTalk (URL): the video's site could not be reached; check
+	// the connection and capture again.
+	CheckNetworkTalk
+	// GiveSubtitles: a recording without subtitles or a speech model;
+	// pass a subtitle file, or install whisper.cpp and its model.
+	GiveSubtitles
 	// NumKinds is the number of kinds, None included (the kinds are 0 to
 	// NumKinds-1); add new kinds above it.
 	NumKinds

@@ -10,6 +10,12 @@
 //  3. a DOI URL, "doi:" prefix, bare DOI  → KindDOI
 //  4. an http(s) URL whose path ends in .pdf → KindPDFURL
 //
+// and, for talks: an existing file named like a recording (.mp4, .mkv,
+// .webm, .mp3, .m4a, .wav, …) is KindMediaFile instead of KindLocalPDF; a
+// YouTube video URL (watch, youtu.be, /shorts/, /live/, with t=) is
+// KindYouTube, checked before arXiv; an http(s) URL of a recording file
+// is KindMediaURL, after the PDF URL.
+//
 // Anything else is ErrUnrecognized. An arXiv DOI (10.48550/arXiv.<id>) is a
 // DOI first; callers that prefer the arXiv API can use ArxivIDFromDOI.
 package identifier
@@ -35,6 +41,14 @@ const (
 	KindArxiv         // an arXiv paper (URL or id)
 	KindDOI           // a DOI (URL, doi: prefix or bare)
 	KindPDFURL        // an http or https URL ending in .pdf
+	// KindYouTube is a YouTube video URL (ID.VideoID, ID.StartSec).
+	KindYouTube
+	// KindMediaFile is a local recording (a file whose name ends in one of
+	// MediaExtensions).
+	KindMediaFile
+	// KindMediaURL is an http(s) URL whose path ends in one of
+	// MediaExtensions.
+	KindMediaURL
 )
 
 // String returns a short lower-case name of the kind ("local_pdf", "arxiv",
@@ -49,6 +63,12 @@ func (k Kind) String() string {
 		return "doi"
 	case KindPDFURL:
 		return "pdf_url"
+	case KindYouTube:
+		return "youtube"
+	case KindMediaFile:
+		return "media_file"
+	case KindMediaURL:
+		return "media_url"
 	default:
 		return "unknown"
 	}
@@ -60,7 +80,8 @@ func (k Kind) String() string {
 var ErrUnrecognized = errors.New("unrecognized input: expected a local PDF path, " +
 	"an arXiv URL or id (https://arxiv.org/abs/1706.03762, 1706.03762v5, hep-th/9901001), " +
 	"a DOI URL or bare DOI (https://doi.org/10.1063/5.0012345, 10.1063/5.0012345), " +
-	"or an http(s) URL ending in .pdf")
+	"an http(s) URL ending in .pdf, a YouTube URL (https://youtu.be/aircAruvnKk), "+
+	"a recording (talk.mp4, talk.m4a) or the http(s) URL of one")
 
 // ID is a classified capture input. Only the fields of its Kind are set.
 type ID struct {
@@ -77,11 +98,22 @@ type ID struct {
 	// trailing sentence punctuation removed (KindDOI). Compare DOIs with
 	// NormalizeDOI.
 	DOI string
-	// URL is the PDF URL (KindPDFURL). An http:// URL is accepted as
-	// given; Insecure reports it, so that a caller can say the download
-	// is not protected by TLS.
+	// URL is the PDF URL (KindPDFURL) or the recording's URL (KindYouTube,
+	// KindMediaURL). An http:// PDF URL is accepted as given; Insecure
+	// reports it, so that a caller can say the download is not protected
+	// by TLS.
 	URL      string
 	Insecure bool
+	// VideoID is the YouTube video id and StartSec the start time the URL
+	// asks for (KindYouTube).
+	VideoID  string
+	StartSec int
+}
+
+// IsTalk reports whether the input is a recorded talk (YouTube, a media
+// URL, a local recording).
+func (id ID) IsTalk() bool {
+	return id.Kind == KindYouTube || id.Kind == KindMediaFile || id.Kind == KindMediaURL
 }
 
 // Classify decides what kind of capture input s is. exists reports whether a
@@ -99,6 +131,13 @@ func Classify(s string, exists func(path string) bool) (ID, error) {
 	}
 	if p, ok := localPath(in); ok && exists(p) {
 		id.Kind, id.Path = KindLocalPDF, p
+		if IsMediaName(p) {
+			id.Kind = KindMediaFile
+		}
+		return id, nil
+	}
+	if vid, t, ok := ParseYouTube(in); ok {
+		id.Kind, id.VideoID, id.StartSec, id.URL = KindYouTube, vid, t, in
 		return id, nil
 	}
 	if aid, v, ok := arxivFromURL(in); ok {
@@ -116,6 +155,10 @@ func Classify(s string, exists func(path string) bool) (ID, error) {
 	if u, ok := pdfURL(in); ok {
 		id.Kind, id.URL = KindPDFURL, u
 		id.Insecure = strings.EqualFold(u[:len("http:")], "http:")
+		return id, nil
+	}
+	if u, ok := mediaURL(in); ok {
+		id.Kind, id.URL = KindMediaURL, u
 		return id, nil
 	}
 	return ID{}, fmt.Errorf("classify %q: %w", in, ErrUnrecognized)

@@ -149,6 +149,9 @@ type Sidecar struct {
 	// at capture (or at the last refresh): Metadata is then what the PDF
 	// says. crossmem refresh --pending completes it.
 	LookupPending bool `json:"lookup_pending,omitempty"`
+	// Talk describes a recorded talk's files in raw/youtube/ (talk.go);
+	// nil for a paper.
+	Talk *Talk `json:"talk,omitempty"`
 }
 
 // Paper is one captured paper as found on disk.

@@ -121,6 +121,12 @@ func Hint(a hint.Action) string {
 		return "crossmem restore lists them; crossmem restore <cite_key> puts one back"
 	case hint.UpdateIndex:
 		return "crossmem index brings it up to date (search, check and the MCP server also do before they answer)"
+	case hint.InstallTools:
+		return "install them with: sudo apt-get install " + a.What + " (Debian, Ubuntu) or brew install " + a.What + " (macOS); then run the capture again"
+	case hint.CheckNetworkTalk:
+		return "check the network connection and run the capture again (nothing was written)"
+	case hint.GiveSubtitles:
+		return "pass a subtitle file with --subs FILE.vtt|srt, or install whisper.cpp and set [talk] whisper_model in the config file"
 	case hint.EnrichAgain:
 		if a.Key != "" {
 			return "run crossmem enrich " + a.Key + " again to ask for the rest"
