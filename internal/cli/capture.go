@@ -33,6 +33,8 @@ type captureOptions struct {
 	// viaBrowser fetches the one input, an http(s) URL, through the
 	// browser extension connected to crossmem serve.
 	viaBrowser bool
+	subs       string // --subs: the subtitles of a recording
+	talk       bool   // --talk: any web page through yt-dlp
 }
 
 // captureJSON is capture's --json output for one input.
@@ -67,11 +69,14 @@ func newCaptureCommand(a *app) *cobra.Command {
 to <home>/raw/<unix-ts>_<cite_key>.pdf and the metadata sidecar beside it.
 
 Inputs, matched in this order (first match wins):
+  a local recording         ~/talks/lecture.mp4 (.mkv .webm .mov .mp3 .m4a .wav …), --subs FILE
   a local PDF path          ~/Downloads/paper.pdf
   a folder                  ~/papers/ (every *.pdf in it and its subfolders)
+  a YouTube URL             https://youtu.be/aircAruvnKk, /watch?v=, /shorts/, /live/
   an arXiv URL or id        https://arxiv.org/abs/1706.03762, 1706.03762v5, hep-th/9901001
   a DOI URL or bare DOI     https://doi.org/10.1063/5.0012345, 10.1063/5.0012345
   an http(s) URL of a PDF   https://example.org/paper.pdf
+  a URL of a recording      https://example.org/talk.mp4 (any page yt-dlp reads with --talk)
 
 With --via-browser, the PDF at an http(s) URL is fetched by your browser
 (the crossmem extension connected to crossmem serve), with the logins it
@@ -88,6 +93,10 @@ When the metadata sources cannot be reached (offline, or no answer within
 [network] timeout), the PDF is stored with what it says about itself and its
 lookup is pending: crossmem refresh --pending completes it later, keeping
 the cite key. A PDF that gives no title at all needs --cite-key.
+
+A recorded talk is downloaded with yt-dlp (audio, video, metadata, subtitles)
+into <home>/raw/youtube/<video_id>/; yt-dlp and ffmpeg are required,
+tesseract and whisper.cpp optional (see crossmem compile).
 
 Capturing the same paper again (same arXiv id and version, DOI or PDF bytes)
 reports the existing cite key and writes nothing. Several inputs print one
@@ -108,6 +117,8 @@ any failed), 2 unrecognised input or usage error.`,
 	}
 	cmd.Flags().StringVar(&o.doi, "doi", "", "DOI of the paper: fetch its metadata by this DOI (for one local PDF or PDF URL)")
 	cmd.Flags().StringVar(&o.citeKey, "cite-key", "", "use this cite key instead of generating one (for one input)")
+	cmd.Flags().StringVar(&o.subs, "subs", "", "subtitle file (WebVTT or SubRip) of a recording: its transcript, quoted as written")
+	cmd.Flags().BoolVar(&o.talk, "talk", false, "capture the URL as a recorded talk through yt-dlp (any site it supports; YouTube and media file URLs need no flag)")
 	cmd.Flags().BoolVar(&o.refresh, "refresh", false, "ignore cached metadata responses; for a paper already captured, refresh its metadata (as crossmem refresh)")
 	cmd.Flags().BoolVar(&o.viaBrowser, "via-browser", false, "fetch the PDF at this http(s) URL through your browser (the crossmem extension, connected to a running crossmem serve), with your browser's logins")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "longest wait for the metadata sources per paper, e.g. 10s (default: [network] timeout, 30s)")
@@ -117,6 +128,15 @@ any failed), 2 unrecognised input or usage error.`,
 
 func runCapture(ctx context.Context, o *captureOptions) error {
 	a := o.app
+	if len(o.inputs) == 1 && capture.IsTalkInput(o.inputs[0], o.talk) {
+		return captureTalk(ctx, o, o.inputs[0])
+	}
+	if o.subs != "" {
+		if len(o.inputs) > 1 {
+			return usageError{errors.New("--subs describes one recording: capture one input at a time to use it")}
+		}
+		return usageError{fmt.Errorf("--subs is for recorded talks; %s is not one (a YouTube URL, a recording file or its URL)", o.inputs[0])}
+	}
 	// Bad flag values are usage errors (exit 2), found before any work.
 	if err := capture.CheckOptions(capture.Options{DOI: o.doi, CiteKey: o.citeKey}); err != nil {
 		return captureUsageError(err)
@@ -297,7 +317,13 @@ func captureBatch(ctx context.Context, o *captureOptions, lib *library.Library, 
 		name := batchName(input)
 		lk := a.newLookups("capture", fmt.Sprintf("%d/%d %s", i+1, len(inputs), name), opts.MetadataTimeout, bar)
 		opts.OnLookup = lk.on
-		res, err := capture.Run(ctx, lib, input, opts)
+		var res *capture.Result
+		var err error
+		if capture.IsTalkInput(input, o.talk) {
+			res, err = a.captureTalkInput(ctx, o, lib, input, nil)
+		} else {
+			res, err = capture.Run(ctx, lib, input, opts)
+		}
 		lk.end()
 		it := render.BatchItem{Input: input}
 		switch {

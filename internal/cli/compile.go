@@ -124,16 +124,23 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 			fmt.Fprintf(a.io.Out, "[compile] "+format+"\n", args...)
 		}
 	}
-	say("loading raw PDF for %s", paper.CiteKey)
-	engine, err := a.pdfEngine(ctx)
-	if err != nil {
-		return err
+	var opts compile.Options
+	if paper.IsTalk() {
+		say("loading the recording of %s", paper.CiteKey)
+		if opts.Talk, err = a.talkCompileOptions(say); err != nil {
+			return err
+		}
+	} else {
+		say("loading raw PDF for %s", paper.CiteKey)
+		if opts.Engine, err = a.pdfEngine(ctx); err != nil {
+			return err
+		}
 	}
 	c, err := a.citer()
 	if err != nil {
 		return err
 	}
-	opts := compile.Options{Engine: engine, Cite: c}
+	opts.Cite = c
 	if pages := a.progress("compile", "page"); pages != nil {
 		opts.Progress = func(stage string, i, n int) { pages(i, n) }
 	}
@@ -151,7 +158,11 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 		a.notice("page %d of %s: %s; it produces no quotes", u.Page, paper.CiteKey, u.Reason)
 	}
 	info := llmJSON{Reused: res.Reused, Annotated: res.Reused}
-	say("%d chunks extracted from %d pages", len(res.Note.Chunks), res.Note.Front.Pages)
+	if paper.IsTalk() {
+		say("%d chunks from %s of recording", len(res.Note.Chunks), clock(res.Note.Front.DurationSec))
+	} else {
+		say("%d chunks extracted from %d pages", len(res.Note.Chunks), res.Note.Front.Pages)
+	}
 	if res.Reused > 0 {
 		say("paraphrase/implication: %d kept from the previous note", res.Reused)
 	}

@@ -40,7 +40,7 @@ var ErrPDFChanged = errors.New("raw PDF changed since capture")
 // library.ErrNoPDF (with the hint to attach one) for an entry imported as
 // metadata only. Run checks it too.
 func Ready(paper *library.Paper) error {
-	if !paper.HasPDF() {
+	if !paper.HasPDF() && !paper.IsTalk() {
 		return hint.Wrap(fmt.Errorf("%s has %w yet (it was imported as metadata only)", paper.CiteKey, library.ErrNoPDF),
 			hint.Action{Kind: hint.AttachPDF, Key: paper.CiteKey})
 	}
@@ -58,6 +58,9 @@ type Options struct {
 	// or published), the Chicago edition, BibTeX's Unicode handling. Its
 	// Lib is not used.
 	Cite cite.Citer
+	// Talk configures the compile of a recorded talk (talk.go); the PDF
+	// engine is not used for one.
+	Talk TalkOptions
 }
 
 // Result describes a written note.
@@ -132,17 +135,23 @@ type extracted struct {
 	paper *library.Paper
 	data  []byte
 	built chunk.Result
-	err   error
+	// talk is set for a recorded talk: write compiles it (compileTalk).
+	talk bool
+	err  error
 }
 
-// extract finds the paper, checks its raw PDF and extracts its chunks.
+// extract finds the paper, checks its raw PDF and extracts its chunks (a
+// recorded talk is left to write).
 func extract(ctx context.Context, lib *library.Library, key string, opts Options) extracted {
-	if opts.Engine == nil {
-		return extracted{err: errors.New("compile: no PDF engine")}
-	}
 	paper, err := lib.Find(key)
 	if err != nil {
 		return extracted{err: err}
+	}
+	if paper.IsTalk() {
+		return extracted{paper: paper, talk: true} // compiled by write (compileTalk)
+	}
+	if opts.Engine == nil {
+		return extracted{paper: paper, err: errors.New("compile: no PDF engine")}
 	}
 	if err := Ready(paper); err != nil {
 		return extracted{paper: paper, err: err}
@@ -168,6 +177,9 @@ func extract(ctx context.Context, lib *library.Library, key string, opts Options
 func write(ctx context.Context, lib *library.Library, x extracted, opts Options) (*Result, error) {
 	if x.err != nil {
 		return nil, x.err
+	}
+	if x.talk {
+		return compileTalk(ctx, lib, x.paper, opts)
 	}
 	paper, built := x.paper, x.built
 	n := &note.Note{Chunks: built.Chunks}
@@ -229,6 +241,9 @@ func stamp(n *note.Note, paper *library.Paper, c *cite.Citer) {
 	}
 	if n.Front.UnquotablePages == nil {
 		n.Front.UnquotablePages = []note.Unquotable{}
+	}
+	if paper.IsTalk() {
+		stampTalk(&n.Front, paper, keep)
 	}
 	if n.Front.Title == "" {
 		n.Front.Title = paper.CiteKey

@@ -100,6 +100,12 @@ type File struct {
 		ChicagoEdition int    `toml:"chicago_edition"`
 		BibTeXUnicode  string `toml:"bibtex_unicode"`
 	} `toml:"citation"`
+	Talk struct {
+		Whisper      string `toml:"whisper"`
+		WhisperModel string `toml:"whisper_model"`
+		Language     string `toml:"language"`
+		OCRLanguage  string `toml:"ocr_language"`
+	} `toml:"talk"`
 }
 
 const defaultFile = `# crossmem configuration (created with the defaults on first run).
@@ -179,6 +185,18 @@ chicago_edition = 18
 #   "keep"  - UTF-8 as is (biber, BibTeX with inputenc; default)
 #   "latex" - escaped as LaTeX commands ({\"u}, {\ss}) for 8-bit BibTeX
 bibtex_unicode = "keep"
+
+[talk]
+# Recorded talks (crossmem capture <YouTube URL | recording>): yt-dlp and
+# ffmpeg are required, tesseract (slide text) and whisper.cpp (speech
+# recognition when a video has no human subtitles) are optional.
+# whisper.cpp's binary ("" = whisper-cli or whisper-cpp on the PATH) and
+# its ggml model ("" = ~/.cache/whisper/ggml-large-v3-turbo.bin).
+whisper = ""
+whisper_model = ""
+# Language of subtitles and speech recognition, and tesseract's language.
+language = "en"
+ocr_language = "eng"
 `
 
 // Config is the resolved configuration.
@@ -233,6 +251,12 @@ type Config struct {
 	// DataHome is XDG_DATA_HOME, else ~/.local/share ("" without a home
 	// folder).
 	DataHome string
+	// Whisper and WhisperModel are [talk] whisper and whisper_model (""
+	// = look for whisper-cli/whisper-cpp, the default model);
+	// TalkLanguage and OCRLanguage [talk] language and ocr_language.
+	Whisper, WhisperModel, TalkLanguage, OCRLanguage string
+	// UserHome is the user's home folder ("" when unknown).
+	UserHome string
 }
 
 // Resolve builds the Config from the environment (getenv) and the config
@@ -369,6 +393,11 @@ func Resolve(getenv func(string) string) (*Config, []string, error) {
 	if c.DataHome == "" && home != "" {
 		c.DataHome = filepath.Join(home, ".local", "share")
 	}
+	c.UserHome = home
+	c.Whisper = expandTilde(strings.TrimSpace(f.Talk.Whisper), home)
+	c.WhisperModel = expandTilde(strings.TrimSpace(f.Talk.WhisperModel), home)
+	c.TalkLanguage = first(strings.TrimSpace(f.Talk.Language), "en")
+	c.OCRLanguage = first(strings.TrimSpace(f.Talk.OCRLanguage), "eng")
 	c.CacheDir = getenv(EnvCacheDir)
 	if c.CacheDir == "" {
 		if d, err := os.UserCacheDir(); err == nil {

@@ -49,6 +49,7 @@ func TestDefaultsFileCreatedOnFirstRun(t *testing.T) {
 		CacheDir:       filepath.Join(home, ".cache", "crossmem"),
 		ServePort:      DefaultServePort,
 		DataHome:       filepath.Join(home, ".local", "share"),
+		TalkLanguage:   "en", OCRLanguage: "eng", UserHome: home,
 	}
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("config (-want +got):\n%s", diff)
@@ -173,6 +174,7 @@ model = "from-file"
 		LogLevel:       "debug",
 		ServePort:      7601,
 		DataHome:       filepath.Join(dir, "data"),
+		TalkLanguage:   "en", OCRLanguage: "eng", UserHome: cfg.UserHome,
 	}
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("config (-want +got):\n%s", diff)

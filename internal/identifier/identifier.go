@@ -80,7 +80,7 @@ func (k Kind) String() string {
 var ErrUnrecognized = errors.New("unrecognized input: expected a local PDF path, " +
 	"an arXiv URL or id (https://arxiv.org/abs/1706.03762, 1706.03762v5, hep-th/9901001), " +
 	"a DOI URL or bare DOI (https://doi.org/10.1063/5.0012345, 10.1063/5.0012345), " +
-	"an http(s) URL ending in .pdf, a YouTube URL (https://youtu.be/aircAruvnKk), "+
+	"an http(s) URL ending in .pdf, a YouTube URL (https://youtu.be/aircAruvnKk), " +
 	"a recording (talk.mp4, talk.m4a) or the http(s) URL of one")
 
 // ID is a classified capture input. Only the fields of its Kind are set.

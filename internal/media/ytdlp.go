@@ -16,13 +16,13 @@ import (
 
 // Info is what yt-dlp's info JSON (--write-info-json) says about a video.
 type Info struct {
-	ID           string `json:"id"`
-	Title        string `json:"title"`
-	Channel      string `json:"channel"`
-	Uploader     string `json:"uploader"`
-	UploadDate   string `json:"upload_date"` // YYYYMMDD
-	Timestamp    int64  `json:"timestamp"`   // unix seconds, when UploadDate is absent
-	Description  string `json:"description"`
+	ID           string  `json:"id"`
+	Title        string  `json:"title"`
+	Channel      string  `json:"channel"`
+	Uploader     string  `json:"uploader"`
+	UploadDate   string  `json:"upload_date"` // YYYYMMDD
+	Timestamp    float64 `json:"timestamp"`   // unix seconds, when UploadDate is absent
+	Description  string  `json:"description"`
 	Duration     float64
 	Tags         []string `json:"tags"`
 	WebpageURL   string   `json:"webpage_url"`

@@ -63,20 +63,34 @@ type Frontmatter struct {
 	CiteKey string `yaml:"cite_key"`
 	// Aliases are earlier cite keys of the paper (crossmem rekey); they
 	// still resolve to it.
-	Aliases         []string     `yaml:"aliases,omitempty"`
-	Title           string       `yaml:"title"`
-	Authors         []string     `yaml:"authors"`
-	Year            int          `yaml:"year"`
-	ArxivID         string       `yaml:"arxiv_id,omitempty"`
-	ArxivVersion    int          `yaml:"arxiv_version,omitempty"`
-	DOI             string       `yaml:"doi,omitempty"`
-	DOIPreprint     string       `yaml:"doi_preprint,omitempty"`
-	DOIPublished    string       `yaml:"doi_published,omitempty"`
-	ContainerTitle  string       `yaml:"container_title,omitempty"`
-	CapturedAt      string       `yaml:"captured_at"`
-	Raw             string       `yaml:"raw"`
-	PDFSHA256       string       `yaml:"pdf_sha256"`
-	Parser          string       `yaml:"parser"`
+	Aliases        []string `yaml:"aliases,omitempty"`
+	Title          string   `yaml:"title"`
+	Authors        []string `yaml:"authors"`
+	Year           int      `yaml:"year"`
+	ArxivID        string   `yaml:"arxiv_id,omitempty"`
+	ArxivVersion   int      `yaml:"arxiv_version,omitempty"`
+	DOI            string   `yaml:"doi,omitempty"`
+	DOIPreprint    string   `yaml:"doi_preprint,omitempty"`
+	DOIPublished   string   `yaml:"doi_published,omitempty"`
+	ContainerTitle string   `yaml:"container_title,omitempty"`
+	// Channel, UploadDate (YYYY-MM-DD), VideoID, URL and DurationSec
+	// describe a recorded talk (the seed's talk frontmatter); absent for
+	// papers.
+	Channel     string `yaml:"channel,omitempty"`
+	UploadDate  string `yaml:"upload_date,omitempty"`
+	VideoID     string `yaml:"video_id,omitempty"`
+	URL         string `yaml:"url,omitempty"`
+	DurationSec int64  `yaml:"duration_sec,omitempty"`
+	CapturedAt  string `yaml:"captured_at"`
+	Raw         string `yaml:"raw"`
+	PDFSHA256   string `yaml:"pdf_sha256"`
+	Parser      string `yaml:"parser"`
+	// SourceType is "youtube", "url" or "local" for a recorded talk
+	// (absent for papers); MediaSHA256 the SHA-256 of its recording as
+	// captured; Transcript where its words come from.
+	SourceType      string       `yaml:"source_type,omitempty"`
+	MediaSHA256     string       `yaml:"media_sha256,omitempty"`
+	Transcript      *Transcript  `yaml:"transcript,omitempty"`
 	Chunks          int          `yaml:"chunks"`
 	Pages           int          `yaml:"pages"`
 	UnquotablePages []Unquotable `yaml:"unquotable_pages"`
@@ -99,6 +113,20 @@ type Advisory struct {
 	// server does not give one.
 	ModelDigest   string `yaml:"model_digest"`
 	PromptVersion int    `yaml:"prompt_version"`
+}
+
+// Transcript says where a talk's words come from: Kind is "subtitles"
+// (human subtitles, quoted as written) or "asr" (a speech recognition
+// model's transcript: not the speaker's verbatim words); Source what made
+// it ("subtitles", "file", "whisper.cpp", "auto-captions"); Model the
+// speech model of an ASR transcript; File the subtitle or transcript file
+// relative to the library home.
+type Transcript struct {
+	Kind     string `yaml:"kind"`
+	Source   string `yaml:"source"`
+	Model    string `yaml:"model,omitempty"`
+	File     string `yaml:"file,omitempty"`
+	Language string `yaml:"language,omitempty"`
 }
 
 // Unquotable is a page that produced no chunks, with the reason.
@@ -200,6 +228,10 @@ func Format(n *Note) ([]byte, error) {
 		if c.Paraphrase != "" || c.Implication != "" {
 			b.WriteString("\n")
 		}
+		if c.Media != nil {
+			formatMedia(&b, c)
+			continue
+		}
 		b.WriteString("```yaml\nprovenance:\n")
 		fmt.Fprintf(&b, "  page: %d\n", c.Page)
 		if c.PageLabel != "" {
@@ -222,6 +254,61 @@ func Format(n *Note) ([]byte, error) {
 		b.WriteString("```\n")
 	}
 	return b.Bytes(), nil
+}
+
+// formatMedia writes the slide text, the source link and the provenance
+// block of a talk's chunk.
+func formatMedia(b *bytes.Buffer, c *chunk.Chunk) {
+	m := c.Media
+	if m.SlideOCR != "" {
+		b.WriteString(SlideOCRLabel + " " + oneLine(m.SlideOCR) + "\n")
+	}
+	if m.Link != "" {
+		fmt.Fprintf(b, "%s [%s](%s)\n", SourceLabel, clock(m.StartMS)+"–"+clock(m.EndMS), strings.ReplaceAll(oneLine(m.Link), ")", "%29"))
+	}
+	b.WriteString("\n```yaml\nprovenance:\n")
+	fmt.Fprintf(b, "  start_ms: %d\n", m.StartMS)
+	fmt.Fprintf(b, "  end_ms: %d\n", m.EndMS)
+	fmt.Fprintf(b, "  link: %s\n", quote(m.Link))
+	fmt.Fprintf(b, "  section: %s\n", quote(c.Section))
+	if len(c.SectionPath) > 0 {
+		parts := make([]string, len(c.SectionPath))
+		for i, s := range c.SectionPath {
+			parts[i] = quote(s)
+		}
+		fmt.Fprintf(b, "  section_path: [%s]\n", strings.Join(parts, ", "))
+	}
+	if len(m.Keyframes) > 0 {
+		parts := make([]string, len(m.Keyframes))
+		for i, s := range m.Keyframes {
+			parts[i] = quote(s)
+		}
+		fmt.Fprintf(b, "  keyframes: [%s]\n", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(b, "  transcript: %s\n", quote(m.Transcript))
+	if m.ASRModel != "" {
+		fmt.Fprintf(b, "  asr_model: %s\n", quote(m.ASRModel))
+	}
+	fmt.Fprintf(b, "  text_sha256: %s\n", quote(c.TextSHA256))
+	fmt.Fprintf(b, "  byte_range: [%d, %d]\n", c.ByteRange[0], c.ByteRange[1])
+	b.WriteString("```\n")
+}
+
+// SlideOCRLabel and SourceLabel open the lines of a talk's chunk that
+// hold the text OCR read on its slides (never quoted) and the link to its
+// time in the recording.
+const (
+	SlideOCRLabel = "**Slide OCR:**"
+	SourceLabel   = "**Source:**"
+)
+
+// clock renders milliseconds as m:ss, or h:mm:ss from an hour on.
+func clock(ms int64) string {
+	s := ms / 1000
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
 // oneLine collapses all whitespace, including line breaks, to single

@@ -26,6 +26,13 @@ type provenance struct {
 		TextSHA256  string    `yaml:"text_sha256"`
 		ByteRange   []int     `yaml:"byte_range"`
 		Continues   string    `yaml:"continues"`
+		// A talk's chunk (chunk.Media).
+		StartMS    *int64   `yaml:"start_ms"`
+		EndMS      int64    `yaml:"end_ms"`
+		Link       string   `yaml:"link"`
+		Keyframes  []string `yaml:"keyframes"`
+		Transcript string   `yaml:"transcript"`
+		ASRModel   string   `yaml:"asr_model"`
 	} `yaml:"provenance"`
 }
 
@@ -162,6 +169,7 @@ func (p *parser) chunk() error {
 		return p.errf("chunk %s has no \"> \" text lines", c.ID)
 	}
 	c.Text = strings.Join(text, "\n")
+	ocr := ""
 	for p.i < len(p.lines) {
 		l := p.lines[p.i]
 		switch {
@@ -173,9 +181,17 @@ func (p *parser) chunk() error {
 		case strings.HasPrefix(l, "**Implication:**"):
 			c.Implication = strings.TrimSpace(strings.TrimPrefix(l, "**Implication:**"))
 			p.i++
+		case strings.HasPrefix(l, SlideOCRLabel):
+			ocr = strings.TrimSpace(strings.TrimPrefix(l, SlideOCRLabel))
+			p.i++
+		case strings.HasPrefix(l, SourceLabel):
+			p.i++ // derived from the provenance's link
 		case strings.HasPrefix(l, "```yaml"):
 			if err := p.provenance(&c); err != nil {
 				return err
+			}
+			if c.Media != nil {
+				c.Media.SlideOCR = ocr
 			}
 			p.note.Chunks = append(p.note.Chunks, c)
 			return nil
@@ -230,6 +246,9 @@ func (p *parser) provenance(c *chunk.Chunk) error {
 	if c.TextSHA256 == "" {
 		p.i = start
 		return p.errf("chunk %s: provenance has no text_sha256", c.ID)
+	}
+	if v.StartMS != nil {
+		c.Media = &chunk.Media{StartMS: *v.StartMS, EndMS: v.EndMS, Link: v.Link, Keyframes: v.Keyframes, Transcript: v.Transcript, ASRModel: v.ASRModel}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/hint"
+	"github.com/crossmem/crossmem/internal/media"
 )
 
 // Error words err for people and agents: the message (for an unknown cite
@@ -19,6 +20,10 @@ func Error(err error) (msg, next string) {
 	var nf *cite.NotFoundError
 	if errors.As(err, &nf) {
 		msg += ". " + DidYouMean(nf.Suggestions, "")
+	}
+	var mt *media.MissingError
+	if errors.As(err, &mt) {
+		msg = MissingTools(mt)
 	}
 	if a, ok := hint.Of(err); ok {
 		next = Hint(a)

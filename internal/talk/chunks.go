@@ -41,7 +41,9 @@ type Linker func(startMS int64) string
 // YouTubeLink links to a YouTube video at a time:
 // https://youtu.be/{id}?t={floor(ms/1000)}.
 func YouTubeLink(id string) Linker {
-	return func(ms int64) string { return "https://youtu.be/" + url.PathEscape(id) + "?t=" + strconv.FormatInt(ms/1000, 10) }
+	return func(ms int64) string {
+		return "https://youtu.be/" + url.PathEscape(id) + "?t=" + strconv.FormatInt(ms/1000, 10)
+	}
 }
 
 // FragmentLink links to a recording at a time with a media fragment,

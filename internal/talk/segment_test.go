@@ -178,3 +178,21 @@ func TestChunks(t *testing.T) {
 		t.Errorf("clock %s %s", Clock(3_725_000), Clock(65_000))
 	}
 }
+
+func TestDedupe(t *testing.T) {
+	in := []webvtt.Cue{
+		{StartMS: 0, EndMS: 2000, Lines: []string{"so today we"}},
+		{StartMS: 2000, EndMS: 2010, Lines: []string{"so today we"}},
+		{StartMS: 2010, EndMS: 4000, Lines: []string{"so today we", "talk about graphs"}},
+		{StartMS: 4000, EndMS: 4010, Lines: []string{"talk about graphs"}},
+		{StartMS: 4010, EndMS: 6000, Lines: []string{"talk about graphs", "and trees"}},
+	}
+	got := Dedupe(in)
+	var lines []string
+	for _, c := range got {
+		lines = append(lines, c.Lines...)
+	}
+	if d := cmp.Diff([]string{"so today we", "talk about graphs", "and trees"}, lines); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
