@@ -427,6 +427,13 @@ func (t *talkRun) fromTags(pr *media.Probe) {
 // the library lock.
 func (t *talkRun) store(ctx context.Context) (*Result, error) {
 	t.rec.Warnings = append(t.rec.Warnings, t.warnings...)
+	if t.kind != "local" {
+		now := t.o.Now().UTC()
+		t.rec.Accessed = &metadata.Date{Year: now.Year(), Month: int(now.Month()), Day: now.Day()}
+	}
+	if t.talk.DurationMS > 0 {
+		t.rec.Dimensions = clockMS(t.talk.DurationMS)
+	}
 	t.rec.Normalize()
 	unlock, err := t.lib.Lock(ctx)
 	if err != nil {

@@ -165,6 +165,24 @@ func FormatWith(src csl.Item, style Style, opt Options) (string, error) {
 	if it.title == "" && len(it.authors) == 0 && len(it.editors) == 0 && it.container == "" {
 		return "", errors.New("format citation: item has no title, author, editor or container title")
 	}
+	if it.kind == kindVideo {
+		switch style {
+		case APA:
+			return videoAPA(it), nil
+		case MLA:
+			return videoMLA(it), nil
+		case Chicago, Chicago17:
+			return videoChicago(it, false), nil
+		case ChicagoAuthorDate, ChicagoAuthorDate17:
+			return videoChicago(it, true), nil
+		case IEEE:
+			return videoIEEE(it), nil
+		case BibTeX:
+			return videoBibTeX(it, opt)
+		case BibLaTeX:
+			return videoBibLaTeX(it, opt)
+		}
+	}
 	switch style {
 	case APA:
 		return apa(it), nil
@@ -215,6 +233,7 @@ const (
 	kindReport     = "report"
 	kindThesis     = "thesis"
 	kindWeb        = "webpage"
+	// kindVideo (video.go) is a recording: motion_picture.
 	kindOther      = "document" // no or an unknown type, no container: rendered as a book
 )
 
@@ -244,6 +263,8 @@ type item struct {
 	arxivClass string // from "arXiv:<id> [class]" in number or note
 	note       string
 	bibNote    string // note for BibTeX and BibLaTeX: "" when it only repeats the arXiv reference
+	accessed   metadata.Date
+	dimensions string
 }
 
 func newItem(src csl.Item) item {
@@ -264,6 +285,11 @@ func newItem(src csl.Item) item {
 		genre:      typographic(clean(src.Genre)),
 		doi:        csl.BareDOI(clean(src.DOI)),
 		note:       clean(src.Note),
+		accessed:   src.Accessed.Start(),
+		dimensions: clean(src.Dimensions),
+	}
+	if it.accessed.Year <= 0 {
+		it.accessed = metadata.Date{}
 	}
 	if it.date.Year <= 0 {
 		it.date = metadata.Date{}
@@ -364,6 +390,8 @@ func kind(typ, container, arxivID string) string {
 		return kindThesis
 	case "webpage", "post", "post-weblog":
 		return kindWeb
+	case "motion_picture", "video", "broadcast":
+		return kindVideo
 	}
 	switch {
 	case container != "":

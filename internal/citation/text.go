@@ -180,8 +180,9 @@ var titleStopWords = map[string]bool{
 // titleCase applies CSL title case as citeproc-js does for English: each
 // word (words are separated by spaces, "-" and "/") that has no capital
 // letter gets its first letter capitalised, except stop words and
-// one-letter words that neither start the title nor follow ":", "?" or
-// "!". Words with any capital letter ("eLife", "CO2", "BERT") are kept.
+// one-letter words that neither start nor end the title nor follow ":",
+// "?" or "!". Words with any capital letter ("eLife", "CO2", "BERT") are
+// kept.
 func titleCase(s string) string {
 	var b strings.Builder
 	first := true
@@ -210,7 +211,8 @@ func titleCase(s string) string {
 			j += sz
 		}
 		w := s[i:j]
-		b.WriteString(titleWord(w, first, afterPunct))
+		last := strings.TrimSpace(s[j:]) == ""
+		b.WriteString(titleWord(w, first || last, afterPunct))
 		first, afterPunct = false, false
 		lastNonSpace, _ = utf8.DecodeLastRuneInString(w)
 		i = j

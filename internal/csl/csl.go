@@ -58,6 +58,10 @@ type Item struct {
 	Abstract        string `json:"abstract,omitempty"`
 	Note            string `json:"note,omitempty"`
 	Language        string `json:"language,omitempty"`
+	// Accessed is when an online source was retrieved; Dimensions a
+	// recording's running time ("18:39", "1:56:20").
+	Accessed   *Date  `json:"accessed,omitempty"`
+	Dimensions string `json:"dimensions,omitempty"`
 }
 
 // Name is a CSL name. A person has Family (without particles) and usually
@@ -381,6 +385,10 @@ func FromRecord(rec *metadata.Record, key string) Item {
 		ISSN:            rec.ISSN,
 		Abstract:        rec.Abstract,
 		Note:            rec.Note,
+		Dimensions:      rec.Dimensions,
+	}
+	if rec.Accessed != nil && !rec.Accessed.IsZero() {
+		it.Accessed = DateOf(*rec.Accessed)
 	}
 	if it.Type == "" {
 		it.Type = guessType(rec)
@@ -452,6 +460,12 @@ func (it Item) Record() *metadata.Record {
 		ISSN:            collapse(it.ISSN),
 		Abstract:        strings.TrimSpace(it.Abstract),
 		Note:            strings.TrimSpace(it.Note),
+		Dimensions:      collapse(it.Dimensions),
+	}
+	if it.Accessed != nil {
+		if d := it.Accessed.Start(); !d.IsZero() {
+			rec.Accessed = &d
+		}
 	}
 	if id, ok := cutPrefixFold(rec.Number, "arXiv:"); ok {
 		rec.ArxivID = strings.TrimSpace(id)

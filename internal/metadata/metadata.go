@@ -151,6 +151,11 @@ type Record struct {
 	ISBN            string `json:"isbn,omitempty"`
 	ISSN            string `json:"issn,omitempty"`
 	Note            string `json:"note,omitempty"`
+	// Accessed is when an online recording was retrieved (its capture);
+	// Dimensions its running time ("18:39"): what citations of online
+	// video print.
+	Accessed   *Date  `json:"accessed,omitempty"`
+	Dimensions string `json:"dimensions,omitempty"`
 
 	// Sources lists every metadata source that contributed, in the order
 	// consulted.
