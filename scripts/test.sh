@@ -7,7 +7,8 @@
 #      race detector on: one run serves both;
 #   3. a short fuzz pass: every Fuzz target for FUZZTIME (default 5s).
 # It installs the test-only npm packages (the MCP TypeScript client and the
-# MCP Inspector for the end-to-end tests) first when npm is available.
+# MCP Inspector for the end-to-end tests, citeproc-js for the video
+# citation test) first when npm is available.
 # Tests that need poppler's pdftotext, node or ../shared skip with a
 # message when those are missing; with CROSSMEM_REQUIRE_SHARED=1 (set by
 # .ci/run) a missing ../shared fails them instead. Each step prints its
@@ -28,15 +29,15 @@ step() { # step NAME COMMAND...: run COMMAND, report its time
 
 if command -v npm >/dev/null 2>&1; then
   # npm ci (the MCP TypeScript SDK and the MCP Inspector; playwright-core for
-  # the browser tests) only when the lock file changed since the last
-  # install: it wipes node_modules first.
-  for d in test/mcp-e2e test/viewer-e2e; do
+  # the browser tests; citeproc-js for the video citation test) only when the
+  # lock file changed since the last install: it wipes node_modules first.
+  for d in test/mcp-e2e test/viewer-e2e test/csl-oracle; do
     if ! cmp -s $d/package-lock.json $d/node_modules/.crossmem-lock 2>/dev/null; then
       (cd $d && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.crossmem-lock)
     fi
   done
 else
-  echo "test: npm not found; the TypeScript MCP client and browser tests will be skipped" >&2
+  echo "test: npm not found; the TypeScript MCP client, browser and citeproc-js video citation tests will be skipped" >&2
 fi
 test -z "$(gofmt -l cmd internal bench test 2>/dev/null)" || { echo "gofmt needed:"; gofmt -l cmd internal bench test; exit 1; }
 step vet go vet ./...

@@ -46,6 +46,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/deeplink"
 	"github.com/crossmem/crossmem/internal/index"
@@ -98,6 +99,9 @@ type SourceChunk struct {
 	// ViewerURL opens the chunk's place in the PDF in the library viewer
 	// (Checker.ViewerBase); "" without one.
 	ViewerURL string `json:"viewer_url,omitempty"`
+	// Media is where a talk's chunk is in its recording (its time, the
+	// link there, the kind of transcript); nil for a paper's chunk.
+	Media *search.Media `json:"media,omitempty"`
 }
 
 // Source is where a quotation was found.
@@ -116,6 +120,11 @@ type Source struct {
 	// Verbatim is the span exactly as the text layer has it, line breaks
 	// as spaces ("limi- tations"): what Text was made from.
 	Verbatim string `json:"verbatim"`
+	// ASR is true when the text comes from a talk's speech recognition
+	// transcript (ASRModel names the model): it matches what the model
+	// heard, which is not the speaker's verbatim words.
+	ASR      bool   `json:"asr,omitempty"`
+	ASRModel string `json:"asr_model,omitempty"`
 }
 
 // Passage is a passage near an unverified quotation.
@@ -330,6 +339,7 @@ func (c *Checker) check(ctx context.Context, r Request) (*QuoteResult, error) {
 			res.Status, res.Source = status, src
 			res.Notes = append(res.Notes, c.provenanceNotes(ctx, prov, src)...)
 			c.checkPage(res, r.Locator, chunks)
+			res.Notes = append(res.Notes, asrNotes(src)...)
 			return res, nil
 		}
 	}
@@ -339,6 +349,7 @@ func (c *Checker) check(ctx context.Context, r Request) (*QuoteResult, error) {
 		return nil, err
 	}
 	if src != nil {
+		res.Notes = append(res.Notes, asrNotes(src)...)
 		switch {
 		case len(keys) == 0 && r.AuthorYear != nil:
 			if c.authorYearOf(ctx, src.CiteKey, *r.AuthorYear) {
@@ -388,6 +399,30 @@ func (c *Checker) check(ctx context.Context, r Request) (*QuoteResult, error) {
 	}
 	res.Nearest, err = c.nearest(ctx, q, keys)
 	return res, err
+}
+
+// asrNotes says that a quotation was found in a speech recognition
+// transcript, which is not the speaker's verbatim words.
+func asrNotes(src *Source) []string {
+	if !src.ASR {
+		return nil
+	}
+	model := src.ASRModel
+	if model == "" {
+		model = "a speech recognition model"
+	}
+	link := ""
+	for _, ch := range src.Chunks {
+		if ch.Media != nil && ch.Media.Link != "" {
+			link = ch.Media.Link
+			break
+		}
+	}
+	note := fmt.Sprintf("%s's transcript is speech recognition (%s), not verbatim speech: the quotation matches what the model heard; check the words against the recording", src.CiteKey, model)
+	if link != "" {
+		note += " at " + link
+	}
+	return []string{note}
 }
 
 func contains(ss []string, s string) bool {
@@ -620,7 +655,10 @@ func source(chunks []index.Chunk, ps []string, spans [][2]int, mode, q string) *
 			if !seen[i] {
 				seen[i] = true
 				ch := chunks[i]
-				src.Chunks = append(src.Chunks, SourceChunk{ChunkID: ch.ChunkID, Page: ch.Page, PageLabel: ch.PageLabel, BBox: ch.BBox, SHA256: ch.SHA256})
+				src.Chunks = append(src.Chunks, SourceChunk{ChunkID: ch.ChunkID, Page: ch.Page, PageLabel: ch.PageLabel, BBox: ch.BBox, SHA256: ch.SHA256, Media: ch.Media})
+				if m := ch.Media; m != nil && m.Transcript == chunk.TranscriptASR {
+					src.ASR, src.ASRModel = true, m.ASRModel
+				}
 			}
 			parts = append(parts, chunks[i].Text)
 		}

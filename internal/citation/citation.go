@@ -234,7 +234,7 @@ const (
 	kindThesis     = "thesis"
 	kindWeb        = "webpage"
 	// kindVideo (video.go) is a recording: motion_picture.
-	kindOther      = "document" // no or an unknown type, no container: rendered as a book
+	kindOther = "document" // no or an unknown type, no container: rendered as a book
 )
 
 // item is a csl.Item cleaned for rendering: markup removed, whitespace

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/crossmem/crossmem/internal/quote"
+	"github.com/crossmem/crossmem/internal/search"
 )
 
 // Chunk is a chunk as the index holds it, with its paper: what quotation
@@ -37,6 +38,9 @@ type Chunk struct {
 	// (EditedChunk): PaperChunks lists it, without its text, so that
 	// nothing is matched across it.
 	Edited bool `json:"-"`
+	// Media is where a talk's chunk is in its recording (search.Media,
+	// its link resolved); nil for a paper's.
+	Media *search.Media `json:"media,omitempty"`
 
 	rowid int64
 }
@@ -45,7 +49,8 @@ type Chunk struct {
 // know (not compiled, or no such paper).
 var ErrUnknownPaper = errors.New("no compiled paper has this cite key")
 
-const chunkCols = `c.id, n.cite_key, n.title, n.name, c.chunk_id, c.page, c.section, c.type, c.bbox, c.sha256, c.text, c.norm, c.page_label, c.continues, c.section_path`
+const chunkCols = `c.id, n.cite_key, n.title, n.name, c.chunk_id, c.page, c.section, c.type, c.bbox, c.sha256, c.text, c.norm, c.page_label, c.continues, c.section_path,
+	c.start_ms, c.end_ms, c.link, c.keyframes, c.slide_ocr, c.transcript, c.asr_model`
 
 func (ix *Index) scanChunks(rows *sql.Rows) ([]Chunk, error) {
 	defer rows.Close()
@@ -53,11 +58,22 @@ func (ix *Index) scanChunks(rows *sql.Rows) ([]Chunk, error) {
 	for rows.Next() {
 		var c Chunk
 		var bbox, name, path string
-		if err := rows.Scan(&c.rowid, &c.CiteKey, &c.Title, &name, &c.ChunkID, &c.Page, &c.Section, &c.Type, &bbox, &c.SHA256, &c.Text, &c.Norm, &c.PageLabel, &c.Continues, &path); err != nil {
+		var m search.Media
+		var keyframes string
+		if err := rows.Scan(&c.rowid, &c.CiteKey, &c.Title, &name, &c.ChunkID, &c.Page, &c.Section, &c.Type, &bbox, &c.SHA256, &c.Text, &c.Norm, &c.PageLabel, &c.Continues, &path,
+			&m.StartMS, &m.EndMS, &m.Link, &keyframes, &m.SlideOCR, &m.Transcript, &m.ASRModel); err != nil {
 			return nil, err
 		}
 		if path != "" {
 			c.SectionPath = strings.Split(path, "\n")
+		}
+		if m.StartMS >= 0 && m.Transcript != "" {
+			home := filepath.Dir(ix.wikiDir)
+			m.Link = search.MediaLink(m.Link, home)
+			if kf, _, _ := strings.Cut(keyframes, "\n"); kf != "" {
+				m.Keyframe = filepath.Join(home, filepath.FromSlash(kf))
+			}
+			c.Media = &m
 		}
 		c.NotePath = filepath.Join(ix.wikiDir, name)
 		for i, f := range strings.Fields(bbox) {

@@ -45,7 +45,7 @@ import (
 const FileName = "index.db"
 
 // SchemaVersion is the schema this crossmem writes (PRAGMA user_version).
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // ErrNewerSchema is returned by Open for an index written by a newer
 // crossmem.
@@ -199,6 +199,18 @@ var migrations = []string{
 	);
 	CREATE INDEX edited_chunks_note ON edited_chunks(note_id);
 	ALTER TABLE notes ADD COLUMN edited INTEGER NOT NULL DEFAULT 0;
+	UPDATE notes SET size = -1, sha256 = '';`,
+	// 5 → 6: a talk's chunks (chunk.Media): where in the recording, the
+	// link there, its keyframes, the slide text OCR read (searchable with
+	// the text, never quoted) and the kind of transcript (ASR or human
+	// subtitles); every note is read again on the next sync.
+	`ALTER TABLE chunks ADD COLUMN start_ms INTEGER NOT NULL DEFAULT -1; -- -1: a paper's chunk
+	ALTER TABLE chunks ADD COLUMN end_ms INTEGER NOT NULL DEFAULT -1;
+	ALTER TABLE chunks ADD COLUMN link TEXT NOT NULL DEFAULT '';        -- as the note has it (a local file's relative to the home)
+	ALTER TABLE chunks ADD COLUMN keyframes TEXT NOT NULL DEFAULT '';   -- paths relative to the home, one per line
+	ALTER TABLE chunks ADD COLUMN slide_ocr TEXT NOT NULL DEFAULT '';
+	ALTER TABLE chunks ADD COLUMN transcript TEXT NOT NULL DEFAULT '';  -- "subtitles" or "asr"; '' for papers
+	ALTER TABLE chunks ADD COLUMN asr_model TEXT NOT NULL DEFAULT '';
 	UPDATE notes SET size = -1, sha256 = '';`,
 }
 

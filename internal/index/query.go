@@ -351,6 +351,14 @@ func hits(ranked []*candidate, text string, p parsed, wikiDir string, explain bo
 			h.Advisory = &search.Advisory{Paraphrase: c.para, Implication: c.impl}
 		}
 		h.AdvisoryMatch = c.advRank > 0
+		if c.startMS >= 0 && c.transcript != "" {
+			home := filepath.Dir(wikiDir)
+			h.Media = &search.Media{StartMS: c.startMS, EndMS: c.endMS, Link: search.MediaLink(c.link, home),
+				SlideOCR: c.ocr, Transcript: c.transcript, ASRModel: c.asrModel}
+			if kf, _, _ := strings.Cut(c.keyframes, "\n"); kf != "" {
+				h.Media.Keyframe = filepath.Join(home, filepath.FromSlash(kf))
+			}
+		}
 		if explain {
 			h.Explain = &search.Explain{Phrase: c.phrase, BM25Rank: c.bm25Rank, BM25Score: round(c.bm25),
 				VectorRank: c.vecRank, VectorScore: round(c.vecScore),
@@ -816,6 +824,9 @@ type candidate struct {
 	para, impl                        string // advisory
 	page, ntokens                     int
 	pageLabel                         string
+	startMS, endMS                    int64  // a talk's chunk; -1 for a paper's
+	link, keyframes, ocr, transcript  string // a talk's chunk
+	asrModel                          string
 	bm25, vecScore, adv, fused        float64
 	bm25Rank, vecRank, advRank        int
 	phrase                            bool
@@ -836,14 +847,16 @@ func (ix *Index) loadCandidates(ctx context.Context, ids map[int64]bool, withNor
 	var out []*candidate
 	notes := map[int64]*candidate{} // note id → a candidate holding its paper fields
 	for start := 0; start < len(list); start += 500 {
-		rows, err := ix.db.QueryContext(ctx, `SELECT id, note_id, chunk_id, page, page_label, section, type, text, `+normCol+`, ntokens, paraphrase, implication
+		rows, err := ix.db.QueryContext(ctx, `SELECT id, note_id, chunk_id, page, page_label, section, type, text, `+normCol+`, ntokens, paraphrase, implication,
+			start_ms, end_ms, link, keyframes, slide_ocr, transcript, asr_model
 			FROM chunks WHERE id IN (`+idList(list[start:min(len(list), start+500)])+`)`)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
 			c := &candidate{}
-			if err := rows.Scan(&c.id, &c.noteID, &c.chunkID, &c.page, &c.pageLabel, &c.section, &c.typ, &c.text, &c.norm, &c.ntokens, &c.para, &c.impl); err != nil {
+			if err := rows.Scan(&c.id, &c.noteID, &c.chunkID, &c.page, &c.pageLabel, &c.section, &c.typ, &c.text, &c.norm, &c.ntokens, &c.para, &c.impl,
+				&c.startMS, &c.endMS, &c.link, &c.keyframes, &c.ocr, &c.transcript, &c.asrModel); err != nil {
 				rows.Close()
 				return nil, err
 			}

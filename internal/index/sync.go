@@ -261,6 +261,16 @@ func chunkTerms(text, section string) (ts, ws []string) {
 	return ts, distinct(ws)
 }
 
+// searchText is what search matches of a chunk: its text, and the slide
+// text OCR read during a talk's chunk (searchable, never quoted: the
+// phrase lane and quotation checks read the text alone).
+func searchText(text, ocr string) string {
+	if ocr == "" {
+		return text
+	}
+	return text + "\n" + ocr
+}
+
 // advisoryTerms are the BM25 terms of a chunk's paraphrase and
 // implication (the advisory lane's length).
 func advisoryTerms(paraphrase, implication string) []string {
@@ -290,8 +300,9 @@ func (ix *Index) begin(ctx context.Context) (*batch, error) {
 		return nil, err
 	}
 	b := &batch{tx: tx, df: map[string]int{}, wdf: map[string]int{}}
-	b.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens, page_label, section_path, continues, paraphrase, implication)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	b.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens, page_label, section_path, continues, paraphrase, implication,
+		start_ms, end_ms, link, keyframes, slide_ocr, transcript, asr_model)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err == nil {
 		b.insEdited, err = tx.PrepareContext(ctx, `INSERT INTO edited_chunks(note_id, chunk_id, after, page, page_label, section, type, recorded, actual, text, norm)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -382,7 +393,11 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 			edited++
 			continue
 		}
-		ts, ws := chunkTerms(c.Text, c.Section)
+		m := c.Media
+		if m == nil {
+			m = &chunk.Media{StartMS: -1, EndMS: -1}
+		}
+		ts, ws := chunkTerms(searchText(c.Text, m.SlideOCR), c.Section)
 		b.tokens += len(ts)
 		for _, t := range distinct(ts) {
 			b.df[t]++
@@ -392,7 +407,8 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 		}
 		bbox := strings.Join([]string{fnum(c.BBox[0]), fnum(c.BBox[1]), fnum(c.BBox[2]), fnum(c.BBox[3])}, " ")
 		r, err := b.insChunk.ExecContext(ctx, id, c.ID, c.Page, c.Section, c.Type, c.Text, quote.Key(c.Text), c.TextSHA256, bbox, c.ByteRange[0], c.ByteRange[1], len(ts),
-			c.PageLabel, strings.Join(c.SectionPath, "\n"), c.Continues, c.Paraphrase, c.Implication)
+			c.PageLabel, strings.Join(c.SectionPath, "\n"), c.Continues, c.Paraphrase, c.Implication,
+			m.StartMS, m.EndMS, m.Link, strings.Join(m.Keyframes, "\n"), m.SlideOCR, m.Transcript, m.ASRModel)
 		if err != nil {
 			return err
 		}
@@ -401,7 +417,7 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 			return err
 		}
 		after = rowid
-		if _, err := b.insFTS.ExecContext(ctx, rowid, c.Text, c.Section, f.Title, authors); err != nil {
+		if _, err := b.insFTS.ExecContext(ctx, rowid, searchText(c.Text, m.SlideOCR), c.Section, f.Title, authors); err != nil {
 			return err
 		}
 		if c.Paraphrase == "" && c.Implication == "" {
@@ -448,16 +464,16 @@ func (ix *Index) removeNote(ctx context.Context, id int64) error {
 func (b *batch) remove(ctx context.Context, id int64) error {
 	tx := b.tx
 	b.notes++
-	rows, err := tx.QueryContext(ctx, `SELECT id, text, section, ntokens, paraphrase, implication FROM chunks WHERE note_id = ?`, id)
+	rows, err := tx.QueryContext(ctx, `SELECT id, text, section, ntokens, paraphrase, implication, slide_ocr FROM chunks WHERE note_id = ?`, id)
 	if err != nil {
 		return err
 	}
 	var rowids, advisory []int64
 	for rows.Next() {
 		var rowid int64
-		var text, section, para, impl string
+		var text, section, para, impl, ocr string
 		var nt int
-		if err := rows.Scan(&rowid, &text, &section, &nt, &para, &impl); err != nil {
+		if err := rows.Scan(&rowid, &text, &section, &nt, &para, &impl, &ocr); err != nil {
 			rows.Close()
 			return err
 		}
@@ -468,7 +484,7 @@ func (b *batch) remove(ctx context.Context, id int64) error {
 			b.advTokens -= len(advisoryTerms(para, impl))
 		}
 		b.tokens -= nt
-		ts, ws := chunkTerms(text, section)
+		ts, ws := chunkTerms(searchText(text, ocr), section)
 		for _, t := range distinct(ts) {
 			b.df[t]--
 		}

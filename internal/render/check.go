@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/check"
 	"github.com/crossmem/crossmem/internal/hint"
+	"github.com/crossmem/crossmem/internal/search"
 )
 
 // Report renders a draft's check for people and agents: a summary line,
@@ -138,6 +139,10 @@ func chunkList(cs []check.SourceChunk) string {
 		sha := c.SHA256
 		if len(sha) > 12 {
 			sha = sha[:12]
+		}
+		if m := c.Media; m != nil {
+			parts = append(parts, fmt.Sprintf("%s %s–%s %s sha256=%s", c.ChunkID, search.Clock(m.StartMS), search.Clock(m.EndMS), m.Link, sha))
+			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s %s bbox [%.1f %.1f %.1f %.1f] sha256=%s", c.ChunkID, pageRef(c.Page, c.PageLabel), c.BBox[0], c.BBox[1], c.BBox[2], c.BBox[3], sha))
 	}

@@ -46,6 +46,15 @@ func Hits(query string, hits []search.Hit) string {
 		fmt.Fprintf(&b, "   section: %s\n", h.Location())
 		fmt.Fprintf(&b, "   chunk: %s\n", h.ChunkID)
 		fmt.Fprintf(&b, "   excerpt: %s\n", h.Excerpt)
+		if m := h.Media; m != nil {
+			if m.Transcript == "asr" {
+				fmt.Fprintf(&b, "   transcript: speech recognition by %s (not the speaker's verbatim words; check the recording)\n", firstOr(m.ASRModel, "a speech model"))
+			}
+			if m.SlideOCR != "" {
+				fmt.Fprintf(&b, "   slide text (OCR, not quotable as speech): %s\n", search.Excerpt(m.SlideOCR, nil, search.MaxExcerpt))
+			}
+			fmt.Fprintf(&b, "   at: %s %s\n", search.Clock(m.StartMS), m.Link)
+		}
 		if h.AdvisoryMatch {
 			b.WriteString("   matched: the model-written paraphrase/implication (advisory; quote only the chunk's verbatim text)\n")
 		}
@@ -120,4 +129,11 @@ func Withheld(ws []search.Withheld) string {
 		fmt.Fprintf(&b, "\nHint: %s", Hint(hint.Action{Kind: hint.VerifyEdits, Key: k}))
 	}
 	return b.String()
+}
+
+func firstOr(s, or string) string {
+	if s == "" {
+		return or
+	}
+	return s
 }

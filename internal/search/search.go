@@ -66,7 +66,55 @@ type Hit struct {
 	// part.
 	AdvisoryMatch bool      `json:"advisory_match,omitempty"`
 	Advisory      *Advisory `json:"advisory,omitempty"`
-	Explain       *Explain  `json:"explain,omitempty"`
+	// Media is where a talk's chunk is in its recording, with the link
+	// that opens it there; nil for a paper's chunk.
+	Media   *Media   `json:"media,omitempty"`
+	Explain *Explain `json:"explain,omitempty"`
+}
+
+// Media is the place of a talk's chunk in its recording.
+type Media struct {
+	StartMS int64 `json:"start_ms"`
+	EndMS   int64 `json:"end_ms"`
+	// Link opens the recording at StartMS: https://youtu.be/{id}?t={s},
+	// a page's URL with #t={s}, or a file:// URL with #t={s} for a local
+	// recording.
+	Link string `json:"link"`
+	// Keyframe is the file of the chunk's first keyframe (absolute), ""
+	// when it has none.
+	Keyframe string `json:"keyframe,omitempty"`
+	// SlideOCR is the text OCR read on the chunk's slides: labelled OCR,
+	// searchable, never a quotation of the speaker.
+	SlideOCR string `json:"slide_ocr,omitempty"`
+	// Transcript is "subtitles" (human subtitles, quoted as written) or
+	// "asr" (a speech model's transcript, not verbatim speech, ASRModel
+	// names the model).
+	Transcript string `json:"transcript"`
+	ASRModel   string `json:"asr_model,omitempty"`
+}
+
+// Clock renders milliseconds as m:ss, or h:mm:ss from an hour on.
+func Clock(ms int64) string {
+	s := ms / 1000
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// MediaLink resolves a talk chunk's link as a note records it: URLs as
+// they are, a local recording's path (relative to the library home) as a
+// file:// URL with its #t= fragment.
+func MediaLink(link, home string) string {
+	if link == "" || strings.Contains(link, "://") {
+		return link
+	}
+	path, frag, _ := strings.Cut(link, "#")
+	u := FileURL(filepath.Join(home, filepath.FromSlash(path)))
+	if frag != "" {
+		u += "#" + frag
+	}
+	return u
 }
 
 // Advisory is a chunk's paraphrase and implication, written by a language
@@ -128,8 +176,15 @@ type Result struct {
 // Location renders "p. 46 §3.2 Scaled Dot-Product Attention": the printed
 // page label when the PDF declares one, else "p.4" with the PDF page
 // number (the seed's section line); the § part is omitted when the chunk
-// has no section.
+// has no section. A talk's chunk is placed by time: "0:10–0:24 §Method".
 func (h Hit) Location() string {
+	if h.Media != nil {
+		at := Clock(h.Media.StartMS) + "–" + Clock(h.Media.EndMS)
+		if h.Section == "" {
+			return at
+		}
+		return at + " §" + h.Section
+	}
 	page := fmt.Sprintf("p.%d", h.Page)
 	if h.PageLabel != "" {
 		page = "p. " + h.PageLabel
