@@ -1,0 +1,118 @@
+package media
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crossmem/crossmem/internal/talk"
+)
+
+func TestParseInfo(t *testing.T) {
+	in, err := ParseInfo([]byte(`{"id":"aircAruvnKk","title":"But what is a neural network?","channel":"3Blue1Brown","uploader":"3Blue1Brown",
+		"upload_date":"20171005","timestamp":1507228205.0,"duration":1119,"tags":["neural networks"],"webpage_url":"https://www.youtube.com/watch?v=aircAruvnKk",
+		"extractor":"youtube","extractor_key":"Youtube","chapters":[{"start_time":0.0,"end_time":92.5,"title":"Introduction"},{"start_time":92.5,"end_time":1119,"title":"Neurons"}],
+		"subtitles":{"en":[{"ext":"vtt"}],"live_chat":[]},"automatic_captions":{"en":[],"de":[]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Duration != 1119 || in.Channel != "3Blue1Brown" || in.UploadDate != "20171005" || int64(in.Timestamp) != 1507228205 {
+		t.Errorf("info %+v", in)
+	}
+	want := []talk.Chapter{{Title: "Introduction", StartMS: 0, EndMS: 92500}, {Title: "Neurons", StartMS: 92500, EndMS: 1119000}}
+	if d := cmp.Diff(want, in.Chapters); d != "" {
+		t.Errorf("chapters (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"en"}, in.Subtitles); d != "" {
+		t.Errorf("subtitles: %s", d)
+	}
+	// A live stream has no duration yet.
+	if in, err := ParseInfo([]byte(`{"id":"x","duration":null}`)); err != nil || in.Duration != 0 {
+		t.Errorf("null duration: %+v %v", in, err)
+	}
+	if _, err := ParseInfo([]byte(`{`)); err == nil {
+		t.Error("bad JSON accepted")
+	}
+}
+
+func TestChooseSubtitles(t *testing.T) {
+	in := &Info{Subtitles: []string{"en-GB"}, AutomaticCaptions: []string{"en", "en-GB"}}
+	f, lang, auto := chooseSubtitles([]string{"v.en.vtt", "v.en-GB.vtt"}, "v", in)
+	if f != "v.en-GB.vtt" || lang != "en-GB" || auto {
+		t.Errorf("human first: %s %s %v", f, lang, auto)
+	}
+	f, lang, auto = chooseSubtitles([]string{"v.en.vtt"}, "v", &Info{AutomaticCaptions: []string{"en"}})
+	if f != "v.en.vtt" || lang != "en" || !auto {
+		t.Errorf("automatic captions: %s %s %v", f, lang, auto)
+	}
+	if f, _, _ := chooseSubtitles(nil, "v", &Info{}); f != "" {
+		t.Errorf("no subtitles: %s", f)
+	}
+}
+
+func TestParseProbe(t *testing.T) {
+	p, err := parseProbe([]byte(`{"streams":[{"codec_type":"audio"},{"codec_type":"video","disposition":{"attached_pic":1}}],
+		"chapters":[{"start_time":"0.000000","end_time":"30.000000","tags":{"title":"Intro"}},{"start_time":"30.000000","end_time":"80.500000","tags":{"TITLE":"Rest"}}],
+		"format":{"duration":"80.500000","tags":{"TITLE":"A talk","artist":"Someone"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.DurationMS != 80500 || p.HasVideo || !p.HasAudio || p.Tags["title"] != "A talk" || p.Tags["artist"] != "Someone" {
+		t.Errorf("probe %+v (cover art is not video)", p)
+	}
+	if len(p.Chapters) != 2 || p.Chapters[1] != (talk.Chapter{Title: "Rest", StartMS: 30000, EndMS: 80500}) {
+		t.Errorf("chapters %+v", p.Chapters)
+	}
+}
+
+func TestClassifyDownload(t *testing.T) {
+	for stderr, network := range map[string]bool{
+		"ERROR: [youtube] aircAruvnKk: Unable to download API page: <urlopen error [Errno -3] Temporary failure in name resolution>": true,
+		"ERROR: [generic] Unable to download webpage: <urlopen error [Errno 111] Connection refused>":                                  true,
+		"ERROR: [generic] Unable to download webpage: HTTP Error 404: Not Found":                                                      false,
+		"ERROR: [youtube] xxxxxxxxxxx: Video unavailable":                                                                             false,
+	} {
+		err := classifyDownload(&ToolError{Tool: YTDLP, Action: "download", Stderr: stderr})
+		if errors.Is(err, ErrNetwork) != network {
+			t.Errorf("%q: network = %v", stderr, !network)
+		}
+	}
+}
+
+func TestFind(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"ffmpeg", "ffprobe", "whisper-cli"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "tesseract"), []byte("not executable"), 0o644)
+	tools, st, err := Find(Config{Path: dir, Home: t.TempDir()}, Need{Download: true, Video: true})
+	var me *MissingError
+	if !errors.As(err, &me) {
+		t.Fatalf("err %v, want a MissingError", err)
+	}
+	if me.Error() != "missing required tools for capturing online talks: yt-dlp" || strings.Join(me.Install(), " ") != "yt-dlp" {
+		t.Errorf("%q %v", me.Error(), me.Install())
+	}
+	if tools.FFmpeg == "" || tools.Tesseract != "" || tools.Whisper != "" {
+		t.Errorf("tools %+v", tools)
+	}
+	// whisper-cli without its model is reported with the download command.
+	for _, s := range st {
+		if s.Name == Whisper && (s.Problem == "" || !strings.Contains(s.Fix, "ggml-large-v3-turbo.bin")) {
+			t.Errorf("whisper status %+v", s)
+		}
+	}
+	// With a model, and nothing to download, all is well.
+	model := filepath.Join(dir, "m.bin")
+	os.WriteFile(model, []byte("x"), 0o644)
+	tools, _, err = Find(Config{Path: dir, WhisperModel: model}, Need{Video: true})
+	if err != nil || tools.Whisper == "" || tools.WhisperModel != model || tools.WhisperModelName() != "whisper.cpp m.bin" {
+		t.Errorf("with a model: %+v %v", tools, err)
+	}
+}
