@@ -72,9 +72,9 @@ func TestParseProbe(t *testing.T) {
 func TestClassifyDownload(t *testing.T) {
 	for stderr, network := range map[string]bool{
 		"ERROR: [youtube] aircAruvnKk: Unable to download API page: <urlopen error [Errno -3] Temporary failure in name resolution>": true,
-		"ERROR: [generic] Unable to download webpage: <urlopen error [Errno 111] Connection refused>":                                  true,
-		"ERROR: [generic] Unable to download webpage: HTTP Error 404: Not Found":                                                      false,
-		"ERROR: [youtube] xxxxxxxxxxx: Video unavailable":                                                                             false,
+		"ERROR: [generic] Unable to download webpage: <urlopen error [Errno 111] Connection refused>":                                true,
+		"ERROR: [generic] Unable to download webpage: HTTP Error 404: Not Found":                                                     false,
+		"ERROR: [youtube] xxxxxxxxxxx: Video unavailable":                                                                            false,
 	} {
 		err := classifyDownload(&ToolError{Tool: YTDLP, Action: "download", Stderr: stderr})
 		if errors.Is(err, ErrNetwork) != network {
