@@ -225,7 +225,7 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 			a.warn("%v", err)
 		}
 		for _, p := range all {
-			if p.HasPDF() && !p.HasNote() {
+			if (p.HasPDF() || p.IsTalk()) && !p.HasNote() {
 				keys = append(keys, p.CiteKey)
 			}
 		}
@@ -245,6 +245,10 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 	if err != nil {
 		return err
 	}
+	talkOpts, err := a.talkCompileOptions(nil)
+	if err != nil {
+		return err
+	}
 	var bar *progressbar.ProgressBar
 	if a.showProgress() {
 		bar = progressbar.NewOptions(len(keys), progressbar.OptionSetWriter(a.io.Err), progressbar.OptionSetDescription("[compile]"),
@@ -256,7 +260,7 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 		bar.Describe("[compile] " + keys[0])
 	}
 	n := 0
-	compile.RunAll(ctx, lib, keys, compile.Options{Engine: engine, Cite: c}, func(k string, res *compile.Result, err error) {
+	compile.RunAll(ctx, lib, keys, compile.Options{Engine: engine, Cite: c, Talk: talkOpts}, func(k string, res *compile.Result, err error) {
 		if n++; bar != nil {
 			bar.Add(1)
 			if n < len(keys) {
@@ -277,6 +281,9 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 		done = append(done, p)
 		it := render.BatchItem{Input: p.CiteKey, CiteKey: p.CiteKey, Status: render.StatusCompiled,
 			Detail: render.Count(len(res.Note.Chunks), "chunk") + " from " + render.Count(res.Note.Front.Pages, "page")}
+		if p.IsTalk() {
+			it.Detail = render.Count(len(res.Note.Chunks), "chunk") + " from " + clock(res.Note.Front.DurationSec) + " of recording"
+		}
 		if res.Damage != "" {
 			it.Warnings = append(it.Warnings, fmt.Sprintf("the PDF is damaged (%s); pdfium repaired it and text may be missing from the note", res.Damage))
 		}
