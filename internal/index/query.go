@@ -535,15 +535,15 @@ func newScorer(st *stats, p parsed) *scorer {
 }
 
 // score is the BM25 score of candidate c for the query's terms and
-// prefixes (over the chunk's text and section; the length is its stored
-// term count), plus metaWeight × idf for each term in the paper's title or
-// authors.
+// prefixes (over the chunk's text, a talk chunk's slide text too, and its
+// section; the length is its stored term count), plus metaWeight × idf
+// for each term in the paper's title or authors.
 func (sc *scorer) score(c *candidate) float64 {
 	st, p := sc.st, sc.p
 	if len(p.terms) == 0 && len(p.prefixes) == 0 {
 		return 0
 	}
-	s := sc.bm25(sc.cnt.count(c.text, c.section), float64(c.ntokens)/st.avgdl)
+	s := sc.bm25(sc.cnt.count(searchText(c.text, c.ocr), c.section), float64(c.ntokens)/st.avgdl)
 	// Credit for terms in the paper's title or authors (chunks found
 	// through those columns score by this alone).
 	meta, ok := sc.meta[c.noteID]
