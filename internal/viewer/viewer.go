@@ -15,12 +15,17 @@
 //	GET /img/{key}/{page}?w=W  the page as PNG, W one of PageWidths
 //	GET /img/{key}/{page}/region?bbox=…&w=S   a region (a figure) as PNG,
 //	                           its longer side S pixels (RegionSizes)
+//	GET /talk/{key}/keyframe/frame_NNNN.png   a recorded talk's keyframe
+//	GET /talk/{key}/recording  a talk's local recording (range requests)
 //	GET /static/…              the stylesheet and script
 //
-// The deep links of internal/deeplink open the page view. Every route is
+// The deep links of internal/deeplink open the page view (for a recorded
+// talk, which has no pages, the paper page at the chunk: its time range,
+// keyframe and the link that plays the recording there). Every route is
 // read-only and wrapped in serve.SameOrigin; keys in paths are resolved
 // only through library.Find, which validates them, and every file served
-// is a PDF page drawn from the paper's own raw PDF, or an embedded asset.
+// is a PDF page drawn from the paper's own raw PDF, a talk's keyframe or
+// recording in its own folder (library.TalkFile), or an embedded asset.
 // A chunk whose text no longer matches its text_sha256 (the note was
 // edited) is shown as edited, never as a source.
 package viewer
@@ -94,13 +99,15 @@ func (v *Viewer) Mount(s *serve.Server) error {
 	s.OnShutdown(v.render.close)
 	static, _ := fs.Sub(staticFS, "static")
 	routes := map[string]http.HandlerFunc{
-		"GET /{$}":                     v.library,
-		"GET /search":                  v.search,
-		"GET /paper/{key}":             v.paper,
-		"GET /pdf/{key}":               v.page,
-		"GET /img/{key}/{page}":        v.pageImage,
-		"GET /img/{key}/{page}/region": v.regionImage,
-		"GET /static/":                 http.StripPrefix("/static/", staticHandler(static)).ServeHTTP,
+		"GET /{$}":                        v.library,
+		"GET /search":                     v.search,
+		"GET /paper/{key}":                v.paper,
+		"GET /pdf/{key}":                  v.page,
+		"GET /img/{key}/{page}":           v.pageImage,
+		"GET /img/{key}/{page}/region":    v.regionImage,
+		"GET /talk/{key}/keyframe/{name}": v.keyframe,
+		"GET /talk/{key}/recording":       v.recording,
+		"GET /static/":                    http.StripPrefix("/static/", staticHandler(static)).ServeHTTP,
 	}
 	for pattern, h := range routes {
 		s.Handle(pattern, serve.SameOrigin(h, v.Logger))
@@ -138,6 +145,7 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("[%.2f, %.2f, %.2f, %.2f]", b[0], b[1], b[2], b[3])
 	},
 	"lines": func(s string) []string { return strings.Split(s, "\n") },
+	"clock": search.Clock,
 }
 
 func (v *Viewer) parseTemplates() error {
@@ -249,7 +257,8 @@ func authorList(names []string) string {
 type hitRow struct {
 	search.Hit
 	Location string
-	View     string // the page view of the chunk
+	View     string // the page view of the chunk (a talk's: the paper page at it)
+	Play     string // a talk's chunk: the recording at its start
 }
 
 type searchPage struct {
@@ -305,7 +314,16 @@ func (v *Viewer) search(w http.ResponseWriter, r *http.Request) {
 	}
 	page.Searched = true
 	for _, h := range res.Hits {
-		page.Hits = append(page.Hits, hitRow{Hit: h, Location: h.Location(), View: (&deeplink.Link{Key: h.CiteKey, Chunk: h.ChunkID}).Path()})
+		row := hitRow{Hit: h, Location: h.Location(), View: (&deeplink.Link{Key: h.CiteKey, Chunk: h.ChunkID}).Path()}
+		if h.Media != nil {
+			row.View = chunkView(h.CiteKey, h.ChunkID)
+			if strings.HasPrefix(h.Media.Link, "https://") || strings.HasPrefix(h.Media.Link, "http://") {
+				row.Play = h.Media.Link
+			} else {
+				row.Play = talkURL(h.CiteKey, fmt.Sprintf("recording#t=%d", h.Media.StartMS/1000))
+			}
+		}
+		page.Hits = append(page.Hits, row)
 	}
 	page.Notes = res.Notes
 	v.html(w, r, http.StatusOK, "search", page)
@@ -330,8 +348,11 @@ type chunkRow struct {
 	Edited   bool   // the text no longer hashes to TextSHA256
 	// Figure is the image shown with a figure or table caption (the page
 	// with the caption marked) or with the text inside a figure (the
-	// region): a URL of /img, "" for other chunks.
+	// region): a URL of /img, "" for other chunks. A talk's chunk shows its
+	// first keyframe.
 	Figure, FigureAlt string
+	// Play is a talk's chunk's link to the recording at its start.
+	Play string
 }
 
 type paperPage struct {
@@ -350,6 +371,10 @@ type paperPage struct {
 	Chunks     []chunkRow
 	Advisory   *note.Advisory
 	HasPDF     bool
+	// IsTalk is set for a recorded talk (its chunks are time ranges of a
+	// recording Duration long).
+	IsTalk   bool
+	Duration string
 }
 
 func (v *Viewer) paper(w http.ResponseWriter, r *http.Request) {
@@ -360,7 +385,10 @@ func (v *Viewer) paper(w http.ResponseWriter, r *http.Request) {
 	}
 	rec := &p.Metadata
 	page := paperPage{base: base{Title: p.Title, Version: v.Version}, Key: p.CiteKey, Title: p.Title, Aliases: p.Aliases,
-		Warnings: rec.Warnings, Consulted: p.Consulted, HasPDF: p.HasPDF()}
+		Warnings: rec.Warnings, Consulted: p.Consulted, HasPDF: p.HasPDF(), IsTalk: p.IsTalk()}
+	if p.Talk != nil {
+		page.Duration = search.Clock(p.Talk.DurationMS)
+	}
 	if page.Title == "" {
 		page.Title = p.CiteKey
 	}
@@ -383,6 +411,12 @@ func (v *Viewer) paper(w http.ResponseWriter, r *http.Request) {
 		page.Unquotable = n.Front.UnquotablePages
 		page.Advisory = n.Front.Advisory
 		for _, c := range n.Chunks {
+			if c.Media != nil {
+				row := chunkRow{Chunk: c, Lines: strings.Split(c.Text, "\n"), Edited: chunk.Hash(c.Text) != c.TextSHA256}
+				talkRow(&row, p.CiteKey, p, c)
+				page.Chunks = append(page.Chunks, row)
+				continue
+			}
 			page.Chunks = append(page.Chunks, v.chunkRow(p.CiteKey, c))
 		}
 	}
@@ -542,6 +576,11 @@ func (v *Viewer) page(w http.ResponseWriter, r *http.Request) {
 	link, err := deeplink.FromQuery(p.CiteKey, r.URL.Query())
 	if err != nil {
 		v.fail(w, r, http.StatusBadRequest, err)
+		return
+	}
+	if p.IsTalk() {
+		// A talk has no pages: its chunk on the paper page.
+		http.Redirect(w, r, chunkView(p.CiteKey, link.Chunk), http.StatusSeeOther)
 		return
 	}
 	view := pageView{base: base{Title: p.Title, Version: v.Version}, Key: p.CiteKey, Title: p.Title, Page: link.Page,

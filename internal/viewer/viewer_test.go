@@ -82,6 +82,7 @@ func env(home string) map[string]string {
 		"CROSSMEM_HOME": home, "CROSSMEM_CONFIG": filepath.Join(home, "config.toml"), "CROSSMEM_CACHE": cacheDir,
 		"CROSSMEM_ARXIV_API": offline + "/api/query", "CROSSMEM_ARXIV_PDF": offline + "/pdf", "CROSSMEM_CROSSREF_API": offline,
 		"CROSSMEM_OPENALEX_API": offline, "CROSSMEM_DATACITE_API": offline, "CROSSMEM_UNPAYWALL_API": offline, "OLLAMA_HOST": offline,
+		"PATH": os.Getenv("PATH"), // a talk's tools (ffmpeg, tesseract)
 	}
 }
 
