@@ -200,11 +200,26 @@ func (t *Tools) Keyframes(ctx context.Context, video, dir string, chapters []tal
 		}
 		all = append(all, Frame{TimeMS: at, Path: p})
 	}
+	kept := pickKeyframes(all)
+	for i := range kept {
+		dst := filepath.Join(dir, fmt.Sprintf("frame_%04d.png", i+1))
+		if err := os.Rename(kept[i].Path, dst); err != nil {
+			return nil, err
+		}
+		kept[i].Path = dst
+	}
+	return kept, nil
+}
+
+// pickKeyframes orders frames by time, drops a frame within 5 s of the
+// one kept before it (a scene cut wins over a chapter-start frame: it is
+// the slide change itself) and keeps at most MaxKeyframes, evenly spread.
+func pickKeyframes(all []Frame) []Frame {
+	all = append([]Frame(nil), all...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].TimeMS < all[j].TimeMS })
 	var kept []Frame
 	for _, f := range all {
 		if len(kept) > 0 && f.TimeMS-kept[len(kept)-1].TimeMS < 5000 {
-			// Keep the scene cut: it is the slide change itself.
 			if f.Scene && !kept[len(kept)-1].Scene {
 				kept[len(kept)-1] = f
 			}
@@ -219,14 +234,7 @@ func (t *Tools) Keyframes(ctx context.Context, video, dir string, chapters []tal
 		}
 		kept = spread
 	}
-	for i := range kept {
-		dst := filepath.Join(dir, fmt.Sprintf("frame_%04d.png", i+1))
-		if err := os.Rename(kept[i].Path, dst); err != nil {
-			return nil, err
-		}
-		kept[i].Path = dst
-	}
-	return kept, nil
+	return kept
 }
 
 // WAV converts path to 16 kHz mono 16-bit PCM WAV at dst, the input

@@ -116,3 +116,37 @@ func TestFind(t *testing.T) {
 		t.Errorf("with a model: %+v %v", tools, err)
 	}
 }
+
+// pickKeyframes: time order, a frame within 5 s of the last kept one
+// dropped (a scene cut replacing a chapter-start frame), at most
+// MaxKeyframes spread over the whole recording.
+func TestPickKeyframes(t *testing.T) {
+	got := pickKeyframes([]Frame{{TimeMS: 12_000, Scene: true}, {TimeMS: 2000}, {TimeMS: 14_000}, {TimeMS: 9000, Scene: true}, {TimeMS: 10_000, Scene: true}})
+	var times []int64
+	for _, f := range got {
+		times = append(times, f.TimeMS)
+	}
+	if d := cmp.Diff([]int64{2000, 9000, 14_000}, times); d != "" {
+		t.Errorf("picked (-want +got):\n%s", d)
+	}
+	// A chapter-start frame 1 s before a scene cut gives way to it.
+	got = pickKeyframes([]Frame{{TimeMS: 30_000}, {TimeMS: 31_000, Scene: true}})
+	if len(got) != 1 || got[0].TimeMS != 31_000 || !got[0].Scene {
+		t.Errorf("chapter frame then scene cut: %+v", got)
+	}
+	// A two-hour lecture with a cut every 6 s: 1200 frames, 200 kept,
+	// from its start to its end.
+	var many []Frame
+	for i := 0; i < 1200; i++ {
+		many = append(many, Frame{TimeMS: int64(i) * 6000, Scene: true})
+	}
+	got = pickKeyframes(many)
+	if len(got) != MaxKeyframes || got[0].TimeMS != 0 || got[len(got)-1].TimeMS < 7_000_000 {
+		t.Errorf("%d frames from %d to %d ms, want %d spread over 0–7194000", len(got), got[0].TimeMS, got[len(got)-1].TimeMS, MaxKeyframes)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].TimeMS <= got[i-1].TimeMS {
+			t.Fatalf("frames out of order at %d: %d after %d", i, got[i].TimeMS, got[i-1].TimeMS)
+		}
+	}
+}
