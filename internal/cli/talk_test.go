@@ -270,6 +270,15 @@ func TestTalkFromWebPage(t *testing.T) {
 		t.Errorf("search for slide text:\n%s", out)
 	}
 
+	// read (crossmem_read): the time range and link instead of a page.
+	out = l.must(t, "read", key, "t30c1")
+	for _, want := range []string{"chunk t30c1 (transcript) 0:30–1:20 §Method and results\n  at: " + page + "#t=30 text_sha256=",
+		"> Dijkstra's method settles one node at a time.\n", "previous: t0c1 (transcript, 0:00)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("read lacks %q:\n%s", want, out)
+		}
+	}
+
 	// check: the subtitles' words verify; a changed word does not.
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.md")

@@ -49,6 +49,9 @@ type ChunkRef struct {
 	Page      int    `json:"page"`
 	PageLabel string `json:"page_label,omitempty"`
 	Section   string `json:"section"`
+	// StartMS is where a talk's chunk starts in its recording; nil for a
+	// paper's chunk.
+	StartMS *int64 `json:"start_ms,omitempty"`
 }
 
 // ReadResult is what a Read returns: the chunks in note order with their
@@ -221,7 +224,12 @@ func printedOf(c Chunk, printed map[int]string) string {
 }
 
 func ref(c Chunk) ChunkRef {
-	return ChunkRef{ChunkID: c.ChunkID, Type: c.Type, Page: c.Page, PageLabel: c.PageLabel, Section: c.Section}
+	ref := ChunkRef{ChunkID: c.ChunkID, Type: c.Type, Page: c.Page, PageLabel: c.PageLabel, Section: c.Section}
+	if c.Media != nil {
+		start := c.Media.StartMS
+		ref.StartMS = &start
+	}
+	return ref
 }
 
 // inSection reports whether c's section, or a title on its path, contains

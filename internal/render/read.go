@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/check"
 	"github.com/crossmem/crossmem/internal/index"
+	"github.com/crossmem/crossmem/internal/search"
 )
 
 // ReadChunk is one chunk as a read gives it: the full verbatim text with
@@ -37,6 +38,11 @@ type ReadChunk struct {
 	// ViewerURL opens the chunk in the PDF viewer (`crossmem serve`), ""
 	// when no viewer runs.
 	ViewerURL string `json:"viewer_url,omitempty"`
+	// Media is where a talk's chunk is in its recording (its time range,
+	// the link there, slide text, the kind of transcript); nil for a
+	// paper's chunk, whose page fields it replaces (PrintedPage is then
+	// the start time, m:ss).
+	Media *search.Media `json:"media,omitempty"`
 }
 
 // ReadOutput is the JSON shape of a read: crossmem_read's structured
@@ -78,9 +84,12 @@ func Read(key string, r *index.ReadResult) ReadOutput {
 		if printed == "" {
 			printed = fmt.Sprint(c.Page)
 		}
+		if c.Media != nil {
+			printed = search.Clock(c.Media.StartMS)
+		}
 		out.Chunks = append(out.Chunks, ReadChunk{ChunkID: c.ChunkID, Type: c.Type, Page: c.Page, PageLabel: c.PageLabel, PrintedPage: printed,
 			Section: c.Section, SectionPath: c.SectionPath, BBox: c.BBox, TextSHA256: c.SHA256, Continues: c.Continues,
-			Text: c.Text, Reading: check.Resolve(c.Text, "", r.Known)})
+			Text: c.Text, Reading: check.Resolve(c.Text, "", r.Known), Media: c.Media})
 	}
 	for _, e := range r.Withheld {
 		out.Withheld = append(out.Withheld, WithheldChunk{ChunkID: e.ChunkID, Page: e.Page, PageLabel: e.PageLabel, TextSHA256: e.Recorded, ActualSHA256: e.Actual})
@@ -95,16 +104,25 @@ func ReadText(o ReadOutput) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s\n", o.CiteKey, o.Title)
 	for _, c := range o.Chunks {
-		fmt.Fprintf(&b, "\nchunk %s (%s) p. %s", c.ChunkID, c.Type, c.PrintedPage)
-		if c.PrintedPage != fmt.Sprint(c.Page) {
-			fmt.Fprintf(&b, " (PDF page %d)", c.Page)
+		if m := c.Media; m != nil {
+			fmt.Fprintf(&b, "\nchunk %s (%s) %s–%s", c.ChunkID, c.Type, search.Clock(m.StartMS), search.Clock(m.EndMS))
+			if c.Section != "" {
+				fmt.Fprintf(&b, " §%s", c.Section)
+			}
+			fmt.Fprintf(&b, "\n  at: %s text_sha256=%s\n", m.Link, c.TextSHA256)
+			writeMediaNotes(&b, m, "  ")
+		} else {
+			fmt.Fprintf(&b, "\nchunk %s (%s) p. %s", c.ChunkID, c.Type, c.PrintedPage)
+			if c.PrintedPage != fmt.Sprint(c.Page) {
+				fmt.Fprintf(&b, " (PDF page %d)", c.Page)
+			}
+			if len(c.SectionPath) > 0 {
+				fmt.Fprintf(&b, " §%s", strings.Join(c.SectionPath, " › "))
+			} else if c.Section != "" {
+				fmt.Fprintf(&b, " §%s", c.Section)
+			}
+			fmt.Fprintf(&b, "\n  bbox [%.1f %.1f %.1f %.1f] text_sha256=%s\n", c.BBox[0], c.BBox[1], c.BBox[2], c.BBox[3], c.TextSHA256)
 		}
-		if len(c.SectionPath) > 0 {
-			fmt.Fprintf(&b, " §%s", strings.Join(c.SectionPath, " › "))
-		} else if c.Section != "" {
-			fmt.Fprintf(&b, " §%s", c.Section)
-		}
-		fmt.Fprintf(&b, "\n  bbox [%.1f %.1f %.1f %.1f] text_sha256=%s\n", c.BBox[0], c.BBox[1], c.BBox[2], c.BBox[3], c.TextSHA256)
 		if c.Continues != "" {
 			fmt.Fprintf(&b, "  continues %s\n", c.Continues)
 		}
@@ -130,10 +148,10 @@ func ReadText(o ReadOutput) string {
 		b.WriteString("truncated: the rest starts at the next chunk\n")
 	}
 	if p := o.Previous; p != nil {
-		fmt.Fprintf(&b, "previous: %s (%s, %s)\n", p.ChunkID, p.Type, pageRef(p.Page, p.PageLabel))
+		fmt.Fprintf(&b, "previous: %s (%s, %s)\n", p.ChunkID, p.Type, refPlace(p))
 	}
 	if n := o.Next; n != nil {
-		fmt.Fprintf(&b, "next: %s (%s, %s)\n", n.ChunkID, n.Type, pageRef(n.Page, n.PageLabel))
+		fmt.Fprintf(&b, "next: %s (%s, %s)\n", n.ChunkID, n.Type, refPlace(n))
 	}
 	fmt.Fprintf(&b, "note: %s", o.Note)
 	return b.String()
@@ -157,11 +175,23 @@ func PaperMarkdown(o ReadOutput) string {
 		b.WriteString("\n")
 	}
 	for _, c := range o.Chunks {
-		fmt.Fprintf(&b, "\n<!-- chunk %s %s p. %s (PDF page %d)", c.ChunkID, c.Type, c.PrintedPage, c.Page)
-		if c.Section != "" {
-			fmt.Fprintf(&b, " §%s", strings.ReplaceAll(c.Section, "--", "- -"))
+		if m := c.Media; m != nil {
+			fmt.Fprintf(&b, "\n<!-- chunk %s %s %s–%s", c.ChunkID, c.Type, search.Clock(m.StartMS), search.Clock(m.EndMS))
+			if c.Section != "" {
+				fmt.Fprintf(&b, " §%s", strings.ReplaceAll(c.Section, "--", "- -"))
+			}
+			fmt.Fprintf(&b, " at %s transcript=%s", strings.ReplaceAll(m.Link, "--", "%2D%2D"), m.Transcript)
+			if m.ASRModel != "" {
+				fmt.Fprintf(&b, " (speech recognition by %s, not verbatim speech)", strings.ReplaceAll(m.ASRModel, "--", "- -"))
+			}
+			fmt.Fprintf(&b, " text_sha256=%s -->\n", c.TextSHA256)
+		} else {
+			fmt.Fprintf(&b, "\n<!-- chunk %s %s p. %s (PDF page %d)", c.ChunkID, c.Type, c.PrintedPage, c.Page)
+			if c.Section != "" {
+				fmt.Fprintf(&b, " §%s", strings.ReplaceAll(c.Section, "--", "- -"))
+			}
+			fmt.Fprintf(&b, " bbox [%.1f %.1f %.1f %.1f] text_sha256=%s -->\n", c.BBox[0], c.BBox[1], c.BBox[2], c.BBox[3], c.TextSHA256)
 		}
-		fmt.Fprintf(&b, " bbox [%.1f %.1f %.1f %.1f] text_sha256=%s -->\n", c.BBox[0], c.BBox[1], c.BBox[2], c.BBox[3], c.TextSHA256)
 		for _, l := range strings.Split(c.Text, "\n") {
 			fmt.Fprintf(&b, "> %s\n", l)
 		}
@@ -170,4 +200,13 @@ func PaperMarkdown(o ReadOutput) string {
 		fmt.Fprintf(&b, "\n(truncated: the paper goes on at %s; read it with crossmem_read)\n", o.Next.ChunkID)
 	}
 	return b.String()
+}
+
+// refPlace is where a neighbouring chunk is: its page, or a talk chunk's
+// start time.
+func refPlace(r *index.ChunkRef) string {
+	if r.StartMS != nil {
+		return search.Clock(*r.StartMS)
+	}
+	return pageRef(r.Page, r.PageLabel)
 }

@@ -5,7 +5,20 @@ import (
 	"strings"
 
 	"github.com/crossmem/crossmem/internal/media"
+	"github.com/crossmem/crossmem/internal/search"
 )
+
+// writeMediaNotes writes what a talk's chunk text is not, one line each
+// after indent: a speech model's transcript (not the speaker's verbatim
+// words), and the slide text OCR read (never quotable as speech).
+func writeMediaNotes(b *strings.Builder, m *search.Media, indent string) {
+	if m.Transcript == "asr" {
+		fmt.Fprintf(b, "%stranscript: speech recognition by %s (not the speaker's verbatim words; check the recording)\n", indent, firstOr(m.ASRModel, "a speech model"))
+	}
+	if m.SlideOCR != "" {
+		fmt.Fprintf(b, "%sslide text (OCR, not quotable as speech): %s\n", indent, m.SlideOCR)
+	}
+}
 
 // MissingTools words a *media.MissingError as the seed's "Dependency
 // Install UX" lists it: which tools are required and missing, each with
