@@ -409,6 +409,30 @@ cp ` + asrFile + ` "$of.vtt"
 	if !strings.Contains(out, "transcript: speech recognition by whisper.cpp ggml-test.bin (not the speaker's verbatim words") {
 		t.Errorf("search of an ASR transcript:\n%s", out)
 	}
+
+	// remove moves the talk's folder to the trash with its note and
+	// sidecar; restore brings them back.
+	talkDir := filepath.Join(l.home, "raw", "youtube", l.paper(t, key).Talk.VideoID)
+	l.must(t, "remove", key)
+	if _, err := os.Stat(talkDir); !os.IsNotExist(err) {
+		t.Errorf("after remove, %s: %v", talkDir, err)
+	}
+	l.must(t, "restore", key)
+	if _, err := os.Stat(filepath.Join(talkDir, l.paper(t, key).Talk.Audio)); err != nil {
+		t.Errorf("after restore: %v", err)
+	}
+
+	// Subtitles given later: the same recording with --subs gets them,
+	// and its next compile quotes them instead of the ASR transcript.
+	out = l.must(t, "capture", m.WAV, "--subs", m.VTT)
+	if !strings.Contains(out, "already captured") || !strings.Contains(out, "its transcript is now the subtitles of "+m.VTT+": run crossmem compile "+key) {
+		t.Errorf("capture --subs of a talk already captured:\n%s", out)
+	}
+	l.must(t, "compile", key)
+	n = l.note(t, key)
+	if tr := n.Front.Transcript; tr == nil || tr.Kind != "subtitles" || n.Chunks[0].Media.Transcript != "subtitles" || !strings.Contains(n.Chunks[0].Text, "Breadth first search") {
+		t.Errorf("after adding subtitles: transcript %+v, first chunk %+v %q", n.Front.Transcript, n.Chunks[0].Media, n.Chunks[0].Text)
+	}
 }
 
 // TestTalkFailures: missing tools are listed all at once and nothing is

@@ -33,7 +33,8 @@ type Removal struct {
 	// RemovedAt is the time of the removal (Unix seconds).
 	RemovedAt int64 `json:"removed_at"`
 	// Files are the paths moved, relative to the home (raw/…, wiki/…):
-	// the note, the PDF and the sidecar, in the order they were moved.
+	// the note, the PDF (or a talk's folder) and the sidecar, in the order
+	// they were moved.
 	Files []string `json:"files"`
 	// Done is false while the files are being moved (a removal a crash
 	// interrupted; Remove finishes it, Restore puts back what moved).
@@ -47,7 +48,8 @@ type Removal struct {
 var ErrNotInTrash = errors.New("not in the trash")
 
 // Remove moves the paper with cite key (or alias) key to the trash: its
-// note, its raw PDF and its sidecar, in that order, into
+// note, its raw PDF (a talk's raw/youtube/<video id>/ folder) and its
+// sidecar, in that order, into
 // <home>/trash/<id>/ — nothing is deleted, and nothing outside raw/ and
 // wiki/ is touched (the file a PDF was captured from is the user's and
 // stays where it is). The sidecar goes last, so a crash leaves either the
@@ -75,7 +77,11 @@ func (l *Library) Remove(key string) (*Removal, error) {
 			}
 		}
 	}
-	for _, path := range []string{p.NotePath, p.PDFPath, p.SidecarPath} {
+	paths := []string{p.NotePath, p.PDFPath}
+	if dir := l.TalkDir(p); dir != "" {
+		paths = append(paths, dir) // a talk's recording, subtitles and keyframes
+	}
+	for _, path := range append(paths, p.SidecarPath) {
 		rel, err := filepath.Rel(l.Home, path)
 		if err != nil || strings.HasPrefix(rel, "..") {
 			return nil, fmt.Errorf("remove %s: %s is outside the library", p.CiteKey, path)
