@@ -231,7 +231,13 @@ func classifyDownload(err error) error {
 	}
 	for _, s := range networkSigns {
 		if strings.Contains(te.Stderr, s) {
-			return fmt.Errorf("%w: %w", ErrNetwork, err)
+			// yt-dlp's retry warnings say the same again: its ERROR line
+			// is the message.
+			short := *te
+			if i := strings.LastIndex(te.Stderr, "ERROR: "); i >= 0 {
+				short.Stderr = te.Stderr[i:]
+			}
+			return fmt.Errorf("%w: %w", ErrNetwork, &short)
 		}
 	}
 	return err
