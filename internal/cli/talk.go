@@ -61,6 +61,9 @@ func captureTalk(ctx context.Context, o *captureOptions, input string) error {
 	if o.doi != "" {
 		return usageError{errors.New("--doi is for papers; a recorded talk has no DOI")}
 	}
+	if o.viaBrowser {
+		return usageError{errors.New("--via-browser fetches a paper's PDF; a recorded talk is downloaded by yt-dlp (capture it without --via-browser)")}
+	}
 	lib, err := a.library()
 	if err != nil {
 		return err
