@@ -163,6 +163,10 @@ type Result struct {
 	Identified string
 	// Insecure is true for a PDF downloaded over plain http://.
 	Insecure bool
+	// SubtitlesAdded is true when a talk already captured was given a
+	// subtitle file (TalkOptions.Subs): it was stored with the recording
+	// and the sidecar names it as the transcript; compile again to use it.
+	SubtitlesAdded bool
 }
 
 // Run captures input into lib. Errors: an *OptionError (CheckOptions); an

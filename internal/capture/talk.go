@@ -66,7 +66,8 @@ func IsTalkInput(input string, force bool) bool {
 // files go to raw/youtube/<video id>/, the sidecar (with its Talk field)
 // to raw/<unix-ts>_<cite_key>.meta.json. It is idempotent by video id
 // (YouTube, URLs) and content hash (files): a second capture returns the
-// existing entry and writes nothing.
+// existing entry and writes nothing, unless it brings subtitles (o.Subs),
+// which are added to it (Result.SubtitlesAdded).
 //
 // Before anything is written the tools are checked (a *media.MissingError
 // listing every tool); a download that cannot reach the site wraps
@@ -122,6 +123,9 @@ func Talk(ctx context.Context, lib *library.Library, input string, o TalkOptions
 		o.Log("Local recording: %s", absPath(id.Path))
 	}
 	if p := t.existing(); p != nil {
+		if subs != nil {
+			return t.addSubtitles(ctx, p)
+		}
 		return &Result{Paper: p, Existing: true, Input: id}, nil
 	}
 	need := media.Need{Download: t.kind != "local", Video: true}
@@ -165,6 +169,57 @@ type talkRun struct {
 	talk     library.Talk
 	rec      metadata.Record
 	warnings []string
+}
+
+// addSubtitles stores the --subs file with a talk already captured (as
+// <video id>.subs.vtt|srt, replacing an earlier one) and names it in the
+// sidecar as the transcript, under the library lock: a recording
+// captured without subtitles gets them without being captured again.
+func (t *talkRun) addSubtitles(ctx context.Context, p *library.Paper) (*Result, error) {
+	unlock, err := t.lib.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if p = t.existing(); p == nil { // removed meanwhile
+		return nil, fmt.Errorf("%s: the talk was removed while its subtitles were added; capture it again", t.videoID)
+	}
+	dir := t.lib.TalkDir(p)
+	if dir == "" {
+		return nil, fmt.Errorf("%s: invalid video id %q in its sidecar", p.CiteKey, p.Talk.VideoID)
+	}
+	name := t.videoID + ".subs" + subsExt(t.subs)
+	tmp, err := os.CreateTemp(dir, ".subs-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(t.subs); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
+		return nil, err
+	}
+	old := *p.Talk
+	p.Talk.Subtitles, p.Talk.SubtitlesFrom, p.Talk.SubtitleLang = name, "file", ""
+	if err := t.lib.WriteSidecar(p); err != nil {
+		*p.Talk = old
+		return nil, fmt.Errorf("write sidecar: %w", err)
+	}
+	t.o.Log("subtitles added: %s", name)
+	return &Result{Paper: p, Existing: true, Input: t.id, SubtitlesAdded: true}, nil
+}
+
+// subsExt is the extension of a subtitle file by its content.
+func subsExt(data []byte) string {
+	if webvtt.Detect(data) == webvtt.SubRip {
+		return ".srt"
+	}
+	return ".vtt"
 }
 
 // existing returns the paper that already has this recording.
@@ -237,11 +292,7 @@ func (t *talkRun) fetch(ctx context.Context) error {
 		t.fromInfo(d.Info)
 	}
 	if t.subs != nil {
-		ext := ".vtt"
-		if webvtt.Detect(t.subs) == webvtt.SubRip {
-			ext = ".srt"
-		}
-		name := id + ".subs" + ext
+		name := id + ".subs" + subsExt(t.subs)
 		if err := os.WriteFile(filepath.Join(t.staging, name), t.subs, 0o644); err != nil {
 			return err
 		}

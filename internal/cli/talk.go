@@ -15,13 +15,15 @@ import (
 
 // captureTalkJSON is capture's --json output for a recorded talk.
 type captureTalkJSON struct {
-	CiteKey  string          `json:"cite_key"`
-	Existing bool            `json:"existing"`
-	VideoID  string          `json:"video_id"`
-	Dir      string          `json:"dir"` // the recording's folder
-	Sidecar  string          `json:"sidecar"`
-	Metadata metadata.Record `json:"metadata"`
-	Talk     *library.Talk   `json:"talk"`
+	CiteKey  string `json:"cite_key"`
+	Existing bool   `json:"existing"`
+	// SubtitlesAdded: a talk already captured got the --subs file.
+	SubtitlesAdded bool            `json:"subtitles_added,omitempty"`
+	VideoID        string          `json:"video_id"`
+	Dir            string          `json:"dir"` // the recording's folder
+	Sidecar        string          `json:"sidecar"`
+	Metadata       metadata.Record `json:"metadata"`
+	Talk           *library.Talk   `json:"talk"`
 }
 
 // mediaConfig says where the talk tools are: the configuration's paths,
@@ -87,11 +89,14 @@ func captureTalk(ctx context.Context, o *captureOptions, input string) error {
 	p := res.Paper
 	dir := lib.TalkDir(p)
 	if a.json {
-		return a.writeJSON(captureTalkJSON{CiteKey: p.CiteKey, Existing: res.Existing, VideoID: p.Talk.VideoID, Dir: dir,
+		return a.writeJSON(captureTalkJSON{CiteKey: p.CiteKey, Existing: res.Existing, SubtitlesAdded: res.SubtitlesAdded, VideoID: p.Talk.VideoID, Dir: dir,
 			Sidecar: p.SidecarPath, Metadata: p.Metadata, Talk: p.Talk})
 	}
 	if res.Existing {
 		logf("already captured: %s", tildePath(dir))
+		if res.SubtitlesAdded {
+			logf("its transcript is now the subtitles of %s: run crossmem compile %s", o.subs, p.CiteKey)
+		}
 	} else {
 		for _, w := range p.Metadata.Warnings {
 			a.warn("%s", w)

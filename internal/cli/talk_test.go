@@ -335,6 +335,14 @@ cp ` + asrFile + ` "$of.vtt"
 	video := filepath.Join(dir, "lecture.mp4")
 	copyTalkFile(t, m.Plain, video)
 	key := l.capture(t, video, "--subs", m.VTT)
+	// Idempotent by content: the same bytes under another name are the
+	// same talk, and nothing is written.
+	again := filepath.Join(dir, "copy of lecture.mp4")
+	copyTalkFile(t, m.Plain, again)
+	before := l.files(t)
+	if k := l.capture(t, again); k != key || len(l.files(t)) != len(before) {
+		t.Errorf("a copy of the file: key %s (want %s), %d files (want %d)", k, key, len(l.files(t)), len(before))
+	}
 	p := l.paper(t, key)
 	if p.Talk.Kind != "local" || p.Talk.SubtitlesFrom != "file" || !strings.HasPrefix(p.Talk.VideoID, "file-") {
 		t.Fatalf("talk %+v", p.Talk)

@@ -145,8 +145,9 @@ const (
 	// CheckNetworkTalk (URL): the video's site could not be reached; check
 	// the connection and capture again.
 	CheckNetworkTalk
-	// GiveSubtitles: a recording without subtitles or a speech model;
-	// pass a subtitle file, or install whisper.cpp and its model.
+	// GiveSubtitles (Key): a recording without subtitles or a speech
+	// model; add a subtitle file (capture again with --subs) and compile,
+	// or install whisper.cpp and its model.
 	GiveSubtitles
 	// NumKinds is the number of kinds, None included (the kinds are 0 to
 	// NumKinds-1); add new kinds above it.

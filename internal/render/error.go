@@ -131,7 +131,11 @@ func Hint(a hint.Action) string {
 	case hint.CheckNetworkTalk:
 		return "check the network connection and run the capture again (nothing was written)"
 	case hint.GiveSubtitles:
-		return "pass a subtitle file with --subs FILE.vtt|srt, or install whisper.cpp and set [talk] whisper_model in the config file"
+		again := "compile again"
+		if a.Key != "" {
+			again = "run crossmem compile " + a.Key
+		}
+		return "add subtitles with crossmem capture <the recording> --subs FILE.vtt|srt (the same URL or file) and " + again + ", or install whisper.cpp and set [talk] whisper_model in the config file"
 	case hint.EnrichAgain:
 		if a.Key != "" {
 			return "run crossmem enrich " + a.Key + " again to ask for the rest"
