@@ -15,7 +15,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -35,10 +37,13 @@ import (
 // MaxPDFBytes caps a downloaded PDF.
 const MaxPDFBytes = 512 << 20
 
-// ErrNeedMetadata is returned (wrapped, with why the PDF gives no title,
-// and the hint to name a cite key or a DOI) when a PDF gives no title to
-// make a cite key from and Options.CiteKey is empty. A title is all a key
-// needs: a missing author or year takes the pattern's fallback.
+// ErrNeedMetadata is returned (wrapped, with why no title was found, and
+// the hint to name a cite key or a DOI) when a capture has no title to make
+// a cite key from, Options.CiteKey is empty and there is no file name to
+// make one from either (an arXiv id or a DOI whose sources give no title). A
+// title is all a key needs: a missing author or year takes the pattern's
+// fallback. A PDF that gives no title is kept under a key made from its
+// file name (citekey.FromFileName), with no title and a warning saying so.
 var ErrNeedMetadata = errors.New("no title to make a cite key from")
 
 // OptionError is an option of a capture that is not valid, found by
@@ -778,6 +783,16 @@ func (c *run) key(rec *metadata.Record, papers []*library.Paper) (string, error)
 		if c.pending {
 			why += "; the metadata sources could not be reached"
 		}
+		// A PDF is never lost for want of a title: it is kept under a key
+		// made from its file name, with no title and a warning.
+		if base := citekey.FromFileName(c.fileName()); base != "" {
+			key, err := citekey.Unique(base, taken)
+			if err != nil {
+				return "", fmt.Errorf("make cite key: %w", err)
+			}
+			rec.Warn("no title: " + why + "; kept with no title under a key made from its file name (crossmem rekey gives it another; to identify it, remove it and capture it again with --doi or --cite-key)")
+			return key, nil
+		}
 		return "", hint.Wrap(fmt.Errorf("%w: %s", ErrNeedMetadata, why), hint.Action{Kind: hint.NameCiteKey})
 	}
 	base, err := citekey.Make(c.o.Pattern, rec)
@@ -785,6 +800,20 @@ func (c *run) key(rec *metadata.Record, papers []*library.Paper) (string, error)
 		return "", fmt.Errorf("make cite key: %w", err)
 	}
 	return citekey.Unique(base, taken)
+}
+
+// fileName is the name of the PDF file captured: the local file's, or the
+// last segment of a PDF URL's path; "" for an arXiv id or a DOI.
+func (c *run) fileName() string {
+	switch c.id.Kind {
+	case identifier.KindLocalPDF:
+		return filepath.Base(c.id.Input)
+	case identifier.KindPDFURL:
+		if u, err := url.Parse(c.id.URL); err == nil {
+			return path.Base(u.Path)
+		}
+	}
+	return ""
 }
 
 func (c *run) find(match func(*library.Paper) bool) *library.Paper {

@@ -637,21 +637,47 @@ func TestLocalPDF(t *testing.T) {
 		}
 	})
 	t.Run("no metadata", func(t *testing.T) {
+		// A PDF that prints no title is kept, with no title, under a key
+		// made from its file name, and a warning says so and what to do.
 		env := newEnv(t)
 		path := copyPDF(t, "gr_dehypenisation1.pdf")
-		_, err := Run(t.Context(), env.lib, path, env.opts)
+		res, err := Run(t.Context(), env.lib, path, env.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Paper.CiteKey != "gr_dehypenisation1" || res.Paper.Metadata.Title != "" {
+			t.Errorf("cite key %q, title %q; want the file name's key and no title", res.Paper.CiteKey, res.Paper.Metadata.Title)
+		}
+		if !slices.ContainsFunc(res.Paper.Metadata.Warnings, func(w string) bool {
+			return strings.HasPrefix(w, "no title: its first page prints no title") && strings.Contains(w, "a key made from its file name (crossmem rekey gives it another")
+		}) {
+			t.Errorf("warnings %q do not say the key is the file name's", res.Paper.Metadata.Warnings)
+		}
+		if got := env.rawFiles(t); len(got) != 2 {
+			t.Errorf("files written: %v; want the PDF and its sidecar", got)
+		}
+		// Another PDF of the same name gets the next key.
+		other := filepath.Join(t.TempDir(), "gr_dehypenisation1.pdf")
+		data, _ := os.ReadFile(path)
+		os.WriteFile(other, append(data, "\n% another revision\n"...), 0o644)
+		if res, err := Run(t.Context(), env.lib, other, env.opts); err != nil || res.Paper.CiteKey != "gr_dehypenisation1a" {
+			t.Errorf("a second title-less PDF of the same name: %v, %+v", err, res)
+		}
+		// A PDF without a title and a file name that gives no key needs
+		// --cite-key.
+		nameless := filepath.Join(t.TempDir(), "-.pdf")
+		os.WriteFile(nameless, append(data, "\n% a third\n"...), 0o644)
+		_, err = Run(t.Context(), env.lib, nameless, env.opts)
 		if !errors.Is(err, ErrNeedMetadata) {
 			t.Fatalf("error = %v; want ErrNeedMetadata", err)
 		}
 		if a, _ := hint.Of(err); a.Kind != hint.NameCiteKey {
 			t.Errorf("error %q does not say to name a cite key (hint %+v)", err, a)
 		}
-		if got := env.rawFiles(t); len(got) != 0 {
-			t.Errorf("files written: %v", got)
-		}
+		path = copyPDF(t, "ol_math_2503_04086.pdf")
 		o := env.opts
 		o.CiteKey = "smith2023transport"
-		res, err := Run(t.Context(), env.lib, path, o)
+		res, err = Run(t.Context(), env.lib, path, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -659,7 +685,7 @@ func TestLocalPDF(t *testing.T) {
 			t.Errorf("cite key = %q", res.Paper.CiteKey)
 		}
 		// The key is now taken: another PDF cannot have it.
-		other := copyPDF(t, "pm_2304.02623v1.pdf")
+		other = copyPDF(t, "pm_2304.02623v1.pdf")
 		_, err = Run(t.Context(), env.lib, other, o)
 		if !errors.Is(err, library.ErrKeyInUse) {
 			t.Errorf("reusing a taken --cite-key: error = %v; want library.ErrKeyInUse", err)

@@ -516,3 +516,40 @@ func finish(k string) string {
 	}
 	return k
 }
+
+// FromFileName makes a cite key from the name of a file (a PDF that gives
+// no title to make one with Make): the name without its directory and its
+// ".pdf" extension (any case), transliterated to ASCII as metadata values
+// are, lower-cased, with every run of characters other than a–z 0–9 and
+// "_" turned into one "-" and leading and trailing "-" dropped; then
+// Make's fallbacks (prefix "key" when it does not start with a letter, at
+// most MaxMadeLen characters). "paper 2 (final).pdf" → "paper-2-final",
+// "2305.03393v1-pg9.pdf" → "key2305-03393v1-pg9". It returns "" when the
+// name has no letter or digit. The result passes Valid.
+func FromFileName(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	if n := len(name); n >= 4 && strings.EqualFold(name[n-4:], ".pdf") {
+		name = name[:n-4]
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(fold(clip(name))) {
+		if isASCIIAlnum(r) || r == '_' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	k := strings.Trim(b.String(), "_")
+	if !strings.ContainsFunc(k, isASCIIAlnum) {
+		return ""
+	}
+	k = finish(k)
+	return strings.TrimRight(k, "-_")
+}

@@ -525,3 +525,26 @@ func TestMakeGroundTruth(t *testing.T) {
 		}
 	}
 }
+
+func TestFromFileName(t *testing.T) {
+	for name, want := range map[string]string{
+		"/home/me/papers/paper 2 (final).PDF": "paper-2-final",
+		"2305.03393v1-pg9.pdf":                "key2305-03393v1-pg9",
+		"dl_ocr_test.pdf":                     "dl_ocr_test",
+		`C:\Users\me\Müller – Transport.pdf`:  "muller-transport",
+		"---.pdf":                             "",
+		".pdf":                                "",
+		"__init__.pdf":                        "init",
+		strings.Repeat("ab.", 60) + "pdf":     strings.TrimRight(strings.Repeat("ab-", 27)[:MaxMadeLen], "-"),
+	} {
+		got := FromFileName(name)
+		if got != want {
+			t.Errorf("FromFileName(%q) = %q, want %q", name, got, want)
+		}
+		if got != "" {
+			if err := Valid(got); err != nil {
+				t.Errorf("FromFileName(%q) = %q: %v", name, got, err)
+			}
+		}
+	}
+}

@@ -54,6 +54,8 @@ func TestMessages(t *testing.T) {
 		os.MkdirAll(filepath.Dir(filepath.Join(work, dst)), 0o755)
 		writeFile(t, filepath.Join(work, dst), string(data))
 	}
+	// A file named .pdf that is not one fails in a batch without stopping it.
+	writeFile(t, filepath.Join(work, "batch", "more", "notes.pdf"), "not a PDF\n")
 	// A first page printing a recorded work's title, authors and DOI.
 	writeFile(t, filepath.Join(work, "bran.pdf"), string(pdftest.FrontPage{
 		Title:   []string{"Augmenting large language models with", "chemistry tools"},
@@ -240,7 +242,7 @@ var messageSteps = []messageStep{
 	{args: "capture paper.pdf"},
 	{args: "capture paper.pdf"},
 	{args: "capture nometa.pdf"},
-	{args: "capture nometa.pdf --cite-key smith2023transport"},
+	{args: "rekey nometa smith2023transport"},
 	{args: "capture scan.pdf --cite-key smith2023transport"},
 	{args: "capture scan.pdf --cite-key ../x"},
 	{args: "capture not-a-paper"},
