@@ -17,8 +17,9 @@
 // then the totals: PDFs captured, printed identifiers found, titles and
 // first authors equal (over the PDFs that print them), and what became of
 // the PDFs whose text cannot identify them (image-only, broken fonts, no
-// title printed): refused, or captured with a warning — never with a title
-// that is not theirs.
+// title printed): refused, or captured with no title under a key made from
+// the file name and a warning saying why — never with a title that is not
+// theirs.
 //
 // Titles compare after folding case, diacritics, punctuation and white
 // space; family names the same way, a compound family name matching its
@@ -48,6 +49,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -200,24 +202,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // totals counts the comparisons.
 type totals struct {
-	files, captured                int
-	titles, titlesEqual            int // PDFs with a known title; equal
-	titlesCaptured, titlesCapEqual int // of those, captured; equal
-	authors, authorsEqual          int
-	authorsCaptured, authorsCapEq  int
-	idsPrinted, idsFound           int
-	untitled, untitledWithTitle    int // PDFs that print no title of their own (or cannot be read)
-	refusedWhy                     []string
-	wrongTitles, missedIDs         []string
-	unreadable, unreadableOK       int
+	files, captured                 int
+	titles, titlesEqual             int // PDFs with a known title; equal
+	titlesCaptured, titlesCapEqual  int // of those, captured; equal
+	authors, authorsEqual           int
+	authorsCaptured, authorsCapEq   int
+	idsPrinted, idsFound            int
+	untitled, untitledWithTitle     int // PDFs that print no title of their own (or cannot be read)
+	untitledWarned, untitledRefused int // of those, captured with no title and a warning saying why; refused
+	refusedWhy                      []string
+	wrongTitles, missedIDs          []string
+	unreadable, unreadableOK        int
 }
 
 func (t *totals) title(want expected, rec *metadata.Record) string {
 	if want.title == "-" || isUnreadable(want) {
 		t.untitled++
+		warned := rec != nil && rec.Title == "" && slices.ContainsFunc(rec.Warnings, func(w string) bool { return strings.HasPrefix(w, "no title: ") })
+		switch {
+		case rec == nil:
+			t.untitledRefused++
+		case warned:
+			t.untitledWarned++
+		}
 		if isUnreadable(want) {
 			t.unreadable++
-			if rec == nil || rec.Title == "" || fold(rec.Title) == fold(want.title) {
+			if rec == nil || warned || fold(rec.Title) == fold(want.title) {
 				t.unreadableOK++
 			}
 		}
@@ -358,8 +368,8 @@ func (t *totals) print(w io.Writer) {
 		t.titlesEqual, t.titles, pct(t.titlesEqual, t.titles), t.titlesCapEqual, t.titlesCaptured, pct(t.titlesCapEqual, t.titlesCaptured))
 	fmt.Fprintf(w, "first authors equal, PDFs with one:  %d of %d (%s); of those captured %d of %d (%s)\n",
 		t.authorsEqual, t.authors, pct(t.authorsEqual, t.authors), t.authorsCapEq, t.authorsCaptured, pct(t.authorsCapEq, t.authorsCaptured))
-	fmt.Fprintf(w, "image-only or broken text layer:     %d of %d refused or captured without a title not theirs\n", t.unreadableOK, t.unreadable)
-	fmt.Fprintf(w, "no title of their own, given a title: %d of %d\n", t.untitledWithTitle, t.untitled)
+	fmt.Fprintf(w, "image-only or broken text layer:     %d of %d refused, or captured with no title and a warning saying why\n", t.unreadableOK, t.unreadable)
+	fmt.Fprintf(w, "no title of their own, given a title: %d of %d (%d captured with no title and a warning saying why, %d refused)\n", t.untitledWithTitle, t.untitled, t.untitledWarned, t.untitledRefused)
 	for _, s := range t.wrongTitles {
 		fmt.Fprintln(w, "  title:", s)
 	}

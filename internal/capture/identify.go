@@ -82,6 +82,9 @@ func combine(meta *metadata.Record, fm *frontmatter.Result) *metadata.Record {
 	case out.Title == "":
 		out.Title = text.Title
 		out.SetSource(metadata.FieldTitle, metadata.SourcePDFText)
+		if fm.TitleRule == frontmatter.RuleRunningHead {
+			out.Warn("the title was read from the running head of the first page, which has no title block (it may be a page from inside a paper); a running head may shorten the title")
+		}
 	case reconcile.TitleSimilarity(out.Title, text.Title) >= 0.9:
 		out.SetSource(metadata.FieldTitle, metadata.SourcePDFText)
 	case reconcile.Printed(page, out.Title):

@@ -8,7 +8,8 @@
 // text set in the largest type above the abstract or the first paragraph
 // of running text (or, where nothing is set larger than the body, the
 // first line of the page when it stands alone, in bold, and names follow
-// it); the authors are the lines of names between the title and the
+// it; on a page from inside a paper, with no title block, the running head
+// when it reads as a title); the authors are the lines of names between the title and the
 // abstract (or just above the title), split into names, with
 // affiliations, e-mail addresses, footnote marks and degrees left out. A
 // text layer that does not read as words (a scan without OCR, fonts whose
@@ -36,8 +37,9 @@ type Result struct {
 	ProblemDetail string
 
 	Title string
-	// TitleRule names the rule that found the title: "largest type" or
-	// "first line" (nothing on the page is set larger than the body).
+	// TitleRule names the rule that found the title: "largest type",
+	// "first line" (nothing on the page is set larger than the body) or
+	// RuleRunningHead.
 	TitleRule string
 	Authors   []metadata.Name
 
@@ -137,6 +139,10 @@ func Read(pages []*pdf.Page) *Result {
 				break
 			}
 		}
+	}
+	if t == nil && words(first) >= 40 {
+		// A page from inside a paper: its running head may give the title.
+		t = runningHead(first, body, height)
 	}
 	if t != nil {
 		res.Title, res.TitleRule = t.text, t.rule

@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -270,5 +271,44 @@ func TestReadMasthead(t *testing.T) {
 	r := read(t, e, pdftest.Doc([]byte(b.String()), false))
 	if r.Title != "A Study of Titles Set Smaller than Mastheads" || len(r.Authors) != 2 || r.Authors[0].Family != "Hopper" {
 		t.Errorf("title %q authors %+v", r.Title, r.Authors)
+	}
+}
+
+// TestReadRunningHead reads pages from inside a paper, written at test
+// time: no title block, a running head at the top with the page number
+// beside it. A head that reads as a title gives the title (RuleRunningHead);
+// a head of names, a chapter label, or a top line without a page number
+// gives none.
+func TestReadRunningHead(t *testing.T) {
+	e := openEngine(t)
+	page := func(head, number string) []byte {
+		var b strings.Builder
+		esc := strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`)
+		fmt.Fprintf(&b, "BT /F1 9 Tf 1 0 0 1 140 750 Tm (%s) Tj ET\n", esc.Replace(head))
+		if number != "" {
+			fmt.Fprintf(&b, "BT /F1 9 Tf 1 0 0 1 500 750 Tm (%s) Tj ET\n", number)
+		}
+		y := 720.0
+		for _, l := range pdftest.Prose(30) {
+			fmt.Fprintf(&b, "BT /F1 10 Tf 1 0 0 1 72 %g Tm (%s) Tj ET\n", y, esc.Replace(l))
+			y -= 12.5
+		}
+		return pdftest.Doc([]byte(b.String()), true)
+	}
+	for _, c := range []struct{ head, number, want string }{
+		{"Reading Titles from the Margins of Pages", "9", "Reading Titles from the Margins of Pages"},
+		{"Reading Titles from the Margins of Pages", "", ""},
+		{"M. Lovelace, C. Babbage and M. Somerville", "10", ""},
+		{"Lovelace et al.", "10", ""},
+		{"Chapter 3 | Derivatives", "273", ""},
+		{"Journal of Layout Studies 12 (2021)", "345", ""},
+	} {
+		r := read(t, e, page(c.head, c.number))
+		if r.Title != c.want {
+			t.Errorf("head %q, page number %q: title %q, want %q", c.head, c.number, r.Title, c.want)
+		}
+		if c.want != "" && r.TitleRule != RuleRunningHead {
+			t.Errorf("head %q: rule %q", c.head, r.TitleRule)
+		}
 	}
 }

@@ -16,6 +16,10 @@ import (
 const (
 	ruleLargest   = "largest type"
 	ruleFirstLine = "first line"
+	// RuleRunningHead is the rule of a title read from the running head
+	// of a page without a title block (a page from inside a paper); such a
+	// title may be a short form of the paper's.
+	RuleRunningHead = "running head"
 )
 
 // titleScale is how much larger than the body text a title is set at
@@ -102,6 +106,7 @@ var notTitle = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:(?:\d+(?:\.\d+)*|[ivx]+)\.?\s+)?(?:introduction|background|related work|methods?|materials(?: and methods)?|results|discussion|conclusions?|exercises|problems|experiments?|evaluation|appendix|references|bibliography|acknowledg\w*|preliminaries|overview|abstract|contents|table of contents|keywords|index terms)\b`),
 	regexp.MustCompile(`^\d+\.\d+\.\d+`),
 	regexp.MustCompile(`(?i)^(?:fig(?:ure)?|table|listing|algorithm|scheme|chart|plate)\s*\.?\s*[0-9ivx]`),
+	regexp.MustCompile(`(?i)^(?:chapter|part|section|unit|lecture|lesson|module|appendix)\s+(?:\d+|[ivxlc]+|[a-z])\b`),
 }
 
 // titleCandidate reports whether a line may be part of a title.
@@ -391,4 +396,54 @@ func metadataText(s string) string {
 		}
 	}
 	return norm.NFC.String(string(rs))
+}
+
+// headNames matches what a running head of names has and a title does not:
+// an initial ("M. Lysak"), "et al.", "and others".
+var headNames = regexp.MustCompile(`(?:^|[\s,])\p{Lu}\.(?:\s|-|$)|\bet\s+al\b|\band\s+others\b`)
+
+// pageNumber matches a page number set on its own ("9", "xii", "- 9 -").
+var pageNumber = regexp.MustCompile(`(?i)^[-–—\s]*(?:\d{1,5}|[ivxlc]{1,6})[-–—\s]*$`)
+
+// runningHead returns the title a page without a title block gives in its
+// running head: the top row of the page, in its top margin, set no larger
+// than the body and clear of the text below by a line's height, made of a
+// page number and one line that reads as a title (three words or more, no
+// names, no chapter or section label, nothing titleCandidate refuses). nil
+// when the top row is not such a running head.
+func runningHead(ls []*line, body, height float64) *title {
+	rows := byTop(ls)
+	if len(rows) < 3 {
+		return nil
+	}
+	top := rows[0].Box.Y1
+	var row, below []*line
+	for _, l := range rows {
+		if math.Abs(l.Box.Y1-top) <= 3 {
+			row = append(row, l)
+		} else {
+			below = append(below, l)
+		}
+	}
+	if len(row) != 2 || len(below) == 0 || top < 0.85*height {
+		return nil
+	}
+	var head *line
+	numbered := false
+	for _, l := range row {
+		if pageNumber.MatchString(l.Text) {
+			numbered = true
+		} else {
+			head = l
+		}
+	}
+	if !numbered || head == nil || head.Size > body+0.5 || head.Box.Y0-below[0].Box.Y1 < head.Size {
+		return nil
+	}
+	text := strings.TrimSpace(head.Text)
+	if len(strings.Fields(text)) < 3 || headNames.MatchString(text) || !titleCandidate(head) {
+		return nil
+	}
+	t := &title{lines: []*line{head}, size: head.Size}
+	return t.finish(RuleRunningHead)
 }
