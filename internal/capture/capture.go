@@ -272,6 +272,9 @@ type run struct {
 	// own is what the PDF says about itself (Identify), nil until read.
 	own     *Identity
 	pending bool // the lookup is pending: the record is what the PDF says
+	// lookupDeadline ends every metadata question of the capture: set at
+	// the first, Options.MetadataTimeout later.
+	lookupDeadline time.Time
 	// unreachable: every question failed to connect or ran out of time.
 	unreachable bool
 	identified  string
@@ -371,11 +374,15 @@ func (c *run) noPDF(reason string) error {
 		hint.Action{Kind: hint.DownloadPDF, DOI: c.id.DOI})
 }
 
-// resolve asks the metadata sources and keeps the reconciled records. The
-// questions share one deadline (Options.MetadataTimeout); each is reported
-// to Options.OnLookup.
+// resolve asks the metadata sources and keeps the reconciled records. All
+// the questions of a capture (an identifier, then a title search) share one
+// deadline, Options.MetadataTimeout after the first; each is reported to
+// Options.OnLookup.
 func (c *run) resolve(ctx context.Context, q reconcile.Query) (*reconcile.Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.o.metadataTimeout())
+	if c.lookupDeadline.IsZero() {
+		c.lookupDeadline = time.Now().Add(c.o.metadataTimeout())
+	}
+	ctx, cancel := context.WithDeadline(ctx, c.lookupDeadline)
 	defer cancel()
 	w := &watch{on: c.o.OnLookup}
 	res, err := reconcile.Resolve(ctx, q, w.sources(c.o.Sources))
