@@ -16,19 +16,28 @@ import (
 	"unicode"
 
 	"github.com/crossmem/crossmem/internal/layout"
+	"github.com/crossmem/crossmem/internal/pdf"
 )
 
 // Chunk types: the block kinds of internal/layout.
 const (
 	TypeHeading   = string(layout.Heading)
 	TypeParagraph = string(layout.Paragraph)
-	TypeFigure    = string(layout.Figure) // figure caption
-	TypeTable     = string(layout.Table)  // table caption
+	// TypeFigure is a figure: its text is its caption (empty when the
+	// figure has none on its page), its bbox the figure's region, with
+	// the crop's PNG (Image). TypeTable is a table: its text the
+	// canonical form of its cells (TableText). TypeCaption is a caption
+	// that is not its float's own text: a table's, a listing's, or a
+	// figure's printed on another page.
+	TypeFigure    = string(layout.Figure)
+	TypeTable     = string(layout.Table)
+	TypeCaption   = string(layout.Caption)
 	TypeListItem  = string(layout.ListItem)
 	TypeFootnote  = string(layout.Footnote)
 	TypeReference = string(layout.Reference) // one bibliography entry
-	// TypeTableText and TypeFigureText are the text inside a table (its
-	// cells, row by row) and inside a figure (labels, legends).
+	// TypeFigureText is the text drawn inside a figure (labels, legends),
+	// one chunk per figure. TypeTableText is no longer written (a table is
+	// one TypeTable chunk); notes of earlier versions hold it.
 	TypeTableText  = string(layout.TableText)
 	TypeFigureText = string(layout.FigureText)
 	// TypeEquation is a display equation, TypeCode a code listing.
@@ -57,7 +66,9 @@ type Chunk struct {
 	// and a 1-based counter, unique within the note.
 	ID   string
 	Type string
-	// Text is the verbatim text: lines joined by "\n", never empty.
+	// Text is the verbatim text: lines joined by "\n"; never empty except
+	// for a figure without a caption on its page. A table's is the
+	// canonical form of its cells (TableText).
 	Text string
 	// Page is the 1-based page number.
 	Page int
@@ -84,6 +95,28 @@ type Chunk struct {
 	// page break cuts a paragraph in two (the earlier chunk ends
 	// mid-sentence); "" otherwise. A quotation may span the two.
 	Continues string
+	// Label is a caption's label as printed ("Figure 1-2", "Table IV") on
+	// figure and caption chunks, an equation's number ("(3)", not part of
+	// Text) on equation chunks; "" otherwise.
+	Label string
+	// CaptionOf is what a caption chunk captions: "figure", "table" or
+	// "code"; "" on other chunks.
+	CaptionOf string
+	// Float is, on a caption or figure_text chunk, the ID of the figure,
+	// table or code chunk it belongs to; "" when none was found.
+	Float string
+	// Caption is, on a figure, table or code chunk, the ID of its caption
+	// chunk when that is a chunk of its own (a figure's caption on its own
+	// page is the figure chunk's text); "" otherwise.
+	Caption string
+	// CaptionBBox is a figure chunk's caption box (PDF points, as BBox);
+	// nil when the caption is not on the figure's page.
+	CaptionBBox *[4]float64
+	// Image is a figure chunk's crop: a PNG path relative to the library
+	// home ("raw/figs/{cite_key}_fig{N}.png"), and ImageSHA256 the
+	// lower-case hex SHA-256 of the PNG's bytes. Set by compile; "" until
+	// then.
+	Image, ImageSHA256 string
 	// Paraphrase and Implication are advisory text written by a language
 	// model; empty when none was generated. They are never quoted.
 	Paraphrase  string
@@ -154,11 +187,21 @@ type Result struct {
 // contribute no chunks and are listed in Result.Unquotable. A block that
 // opens a section (layout.Block.Section) starts it: the section path keeps
 // the enclosing sections of lower level.
+//
+// Floats (layout.Float) become chunks of their own: a figure is a figure
+// chunk at its caption's place (text: the caption) or, without a caption
+// on its page, before the text drawn inside it (text: empty); a table is
+// a table chunk whose text is TableText of its cells; captions that are
+// not a figure's own text are caption chunks. Equation numbers become
+// Label. Links between them (Float, Caption) are chunk IDs.
 func Build(pages []*layout.Page) Result {
 	res := Result{Pages: len(pages)}
 	var stack []section // open sections, outermost first
 	counters := map[string]int{}
 	var prevBody string // id of the last body chunk, for Continues
+	floatChunk := map[*layout.Float]int{}
+	captionChunk := map[*layout.Block]int{}
+	var captions []int // caption chunks to link to their floats
 	for _, p := range pages {
 		if ok, reason := Assess(p); !ok {
 			res.Unquotable = append(res.Unquotable, Unquotable{Page: p.Number, Reason: reason})
@@ -167,12 +210,13 @@ func Build(pages []*layout.Page) Result {
 		}
 		offset := 0
 		first := true
-		for _, b := range p.Blocks {
-			text := b.Text()
-			if text == "" || !Quotable(text) {
-				continue
-			}
-			if b.Section != nil && !b.Kind.Furniture() {
+		onPage := map[*layout.Float]bool{}
+		for _, f := range p.Floats {
+			onPage[f] = true
+		}
+		emitted := map[*layout.Float]bool{}
+		add := func(b *layout.Block, c Chunk) {
+			if b != nil && b.Section != nil && !b.Kind.Furniture() {
 				// The section just left decides whether "A Title"
 				// numbers an appendix: after the references it does,
 				// even though the references are no enclosing section.
@@ -205,31 +249,145 @@ func Build(pages []*layout.Page) Result {
 				offset += len(PageSeparator)
 			}
 			first = false
-			c := Chunk{
-				ID:          fmt.Sprintf("%sc%d", prefix, counters[prefix]),
-				Type:        string(b.Kind),
-				Text:        text,
-				Page:        p.Number,
-				PageLabel:   p.Label,
-				SectionPath: path,
-				BBox:        [4]float64{round2(b.Box.X0), round2(b.Box.Y0), round2(b.Box.X1), round2(b.Box.Y1)},
-				TextSHA256:  Hash(text),
-				ByteRange:   [2]int{offset, offset + len(text)},
-			}
+			c.ID = fmt.Sprintf("%sc%d", prefix, counters[prefix])
+			c.Page = p.Number
+			c.PageLabel = p.Label
+			c.SectionPath = path
+			c.TextSHA256 = Hash(c.Text)
+			c.ByteRange = [2]int{offset, offset + len(c.Text)}
 			if len(path) > 0 {
 				c.Section = path[len(path)-1]
 			}
-			if b.Continues && prevBody != "" {
+			if b != nil && b.Continues && prevBody != "" {
 				c.Continues = prevBody
 			}
-			if !b.Kind.Furniture() && !b.Rotated && b.Kind != layout.Heading {
+			if b != nil && !b.Kind.Furniture() && !b.Rotated && b.Kind != layout.Heading && !isFloatType(c.Type) {
 				prevBody = c.ID
 			}
-			offset += len(text)
+			offset += len(c.Text)
 			res.Chunks = append(res.Chunks, c)
 		}
+		// figure emits an uncaptioned figure (or one whose caption is on
+		// another page) once.
+		figure := func(f *layout.Float) {
+			if emitted[f] || f.Kind != layout.Figure {
+				return
+			}
+			emitted[f] = true
+			floatChunk[f] = len(res.Chunks)
+			add(nil, Chunk{Type: TypeFigure, BBox: box(f.Box)})
+		}
+		for _, b := range p.Blocks {
+			text := b.Text()
+			if text == "" || !Quotable(text) {
+				continue
+			}
+			f := b.Float
+			switch {
+			case b.Kind == layout.Figure && f != nil && f.Kind == layout.Figure && onPage[f] && !emitted[f]:
+				emitted[f] = true
+				floatChunk[f] = len(res.Chunks)
+				cb := box(b.Box)
+				add(b, Chunk{Type: TypeFigure, Text: text, BBox: box(f.Box), Label: b.Label, CaptionBBox: &cb})
+			case b.Kind == layout.Figure || b.Kind == layout.Table || b.Kind == layout.Caption:
+				c := Chunk{Type: TypeCaption, Text: text, BBox: box(b.Box), Label: b.Label, CaptionOf: captionOf(b)}
+				captionChunk[b] = len(res.Chunks)
+				if f != nil {
+					captions = append(captions, len(res.Chunks))
+				}
+				add(b, c)
+			case b.Kind == layout.TableText && f != nil && len(f.Cells) > 0:
+				floatChunk[f] = len(res.Chunks)
+				add(b, Chunk{Type: TypeTable, Text: TableText(f.Cells), BBox: box(f.Box)})
+			case b.Kind == layout.TableText:
+				// A table whose cells could not be read: its text as read.
+				add(b, Chunk{Type: TypeTable, Text: text, BBox: box(b.Box)})
+			case b.Kind == layout.FigureText && f != nil:
+				figure(f)
+				add(b, Chunk{Type: TypeFigureText, Text: text, BBox: box(b.Box), Float: res.Chunks[floatChunk[f]].ID})
+			case b.Kind == layout.Equation:
+				c := Chunk{Type: TypeEquation, BBox: box(b.Box)}
+				c.Text, c.Label = equationText(b)
+				if c.Text == "" {
+					c.Text, c.Label = text, ""
+				}
+				add(b, c)
+			default:
+				if b.Kind == layout.Code && f != nil {
+					floatChunk[f] = len(res.Chunks)
+				}
+				add(b, Chunk{Type: string(b.Kind), Text: text, BBox: box(b.Box)})
+			}
+		}
+		for _, f := range p.Floats {
+			figure(f)
+		}
+	}
+	// Links between captions and their floats.
+	for _, i := range captions {
+		var f *layout.Float
+		for b, j := range captionChunk {
+			if j == i {
+				f = b.Float
+				break
+			}
+		}
+		j, ok := floatChunk[f]
+		if f == nil || !ok {
+			continue
+		}
+		res.Chunks[i].Float = res.Chunks[j].ID
+		res.Chunks[j].Caption = res.Chunks[i].ID
 	}
 	return res
+}
+
+func box(r pdf.Rect) [4]float64 {
+	return [4]float64{round2(r.X0), round2(r.Y0), round2(r.X1), round2(r.Y1)}
+}
+
+// isFloatType reports whether chunks of type t are floats or their parts,
+// which a paragraph broken by a column never continues into.
+func isFloatType(t string) bool {
+	switch t {
+	case TypeFigure, TypeTable, TypeCaption, TypeFigureText, TypeTableText:
+		return true
+	}
+	return false
+}
+
+// captionOf names what a caption block captions: the kind of its float,
+// else the kind its label says.
+func captionOf(b *layout.Block) string {
+	k := b.Kind
+	if b.Float != nil {
+		k = b.Float.Kind
+	}
+	switch k {
+	case layout.Figure:
+		return "figure"
+	case layout.Table:
+		return "table"
+	}
+	return "code"
+}
+
+// equationText returns an equation block's text without its number and
+// the number: a line that is an equation number alone (layout's
+// Block.Label) is left out of the text.
+func equationText(b *layout.Block) (text, label string) {
+	if b.Label == "" {
+		return b.Text(), ""
+	}
+	var parts, nums []string
+	for _, l := range b.Lines {
+		if layout.EquationNumber(l.Text) {
+			nums = append(nums, l.Text)
+			continue
+		}
+		parts = append(parts, l.Text)
+	}
+	return strings.Join(parts, "\n"), strings.Join(nums, " ")
 }
 
 // Quotable reports whether a block's text has something to quote: a

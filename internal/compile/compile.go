@@ -137,6 +137,7 @@ type extracted struct {
 	built chunk.Result
 	// talk is set for a recorded talk: write compiles it (compileTalk).
 	talk bool
+	figs []Figure // the figure crops (RenderFigures), written with the note
 	err  error
 }
 
@@ -169,7 +170,11 @@ func extract(ctx context.Context, lib *library.Library, key string, opts Options
 	if err != nil {
 		return extracted{paper: paper, err: fmt.Errorf("extract %s: %w", paper.PDFPath, err)}
 	}
-	return extracted{paper: paper, data: data, built: built}
+	figs, err := RenderFigures(opts.Engine, data, built.Chunks, paper.CiteKey)
+	if err != nil {
+		return extracted{paper: paper, err: err}
+	}
+	return extracted{paper: paper, data: data, built: built, figs: figs}
 }
 
 // write makes the note of an extracted paper and writes it under the
@@ -205,6 +210,9 @@ func write(ctx context.Context, lib *library.Library, x extracted, opts Options)
 		return nil, err
 	}
 	defer unlock()
+	if err := writeFigures(lib, paper.CiteKey, x.figs); err != nil {
+		return nil, err
+	}
 	if err := library.WriteFileAtomic(paper.NotePath, out, 0o644); err != nil {
 		return nil, fmt.Errorf("write note: %w", err)
 	}
@@ -313,6 +321,18 @@ func Extract(ctx context.Context, e *pdf.Engine, data []byte, progress func(stag
 		return chunk.Result{}, err
 	}
 	return chunk.Build(layout.Document(pages, structure)), nil
+}
+
+// ExtractFigures is Extract with the figure crops drawn (RenderFigures for
+// key): the chunks as compile writes them, for verify --deep to compare
+// image_sha256 with.
+func ExtractFigures(ctx context.Context, e *pdf.Engine, data []byte, key string) (chunk.Result, error) {
+	res, err := Extract(ctx, e, data, nil)
+	if err != nil {
+		return res, err
+	}
+	_, err = RenderFigures(e, data, res.Chunks, key)
+	return res, err
 }
 
 // reuseAnnotations copies paraphrase and implication from the existing

@@ -45,6 +45,7 @@ func Document(pages []*pdf.Page, s pdf.Structure) []*Page {
 	}
 	kinds(out, st)
 	continuations(out)
+	linkFloats(out, st)
 	return out
 }
 

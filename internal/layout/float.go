@@ -165,7 +165,7 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 	}
 	ro := rolesOf(rs)
 	var areas []floatArea
-	var hRules, vRules, marks []pdf.Rect
+	var hRules, vRules, marks, images []pdf.Rect
 	pageArea := extent.Width() * extent.Height()
 	for _, g := range gs {
 		// A graphic reaching far beyond the page is drawn under a clip
@@ -178,6 +178,9 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 		b := g.Box.Intersect(extent)
 		if b == (pdf.Rect{}) {
 			continue
+		}
+		if g.Kind == pdf.GraphicImage {
+			images = append(images, b)
 		}
 		w, h := b.Width(), b.Height()
 		switch {
@@ -202,7 +205,7 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 	for i := range areas {
 		areas[i].box = growTable(areas[i].box, lines, areas, ro)
 	}
-	for _, a := range figures(marks, hRules, vRules, lines, areas, ro, st) {
+	for _, a := range figures(marks, hRules, vRules, images, lines, areas, ro, st) {
 		areas = append(areas, floatArea{FigureText, a})
 	}
 	return areas
@@ -562,7 +565,7 @@ func columns(cells []*Line, n int) int {
 // way, that are not only rules and whose text is not running text; each
 // is grown by the lines that are not prose and lie within a line's height
 // of it, until no more do.
-func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) []pdf.Rect {
+func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) []pdf.Rect {
 	var items []pdf.Rect
 	isMark := map[int]bool{}
 	for _, m := range marks {
@@ -590,14 +593,31 @@ func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles,
 	}
 	clusters := clusterRects(keep, keepMark, 4)
 	var out []pdf.Rect
-	for _, c := range clusters {
+	for len(clusters) > 0 {
+		c := clusters[0]
+		clusters = clusters[1:]
 		if debugFloats != nil {
 			debugFloats("cluster %v marks=%v", c.box, c.marks)
 		}
-		if !c.marks || c.box.Width() < 36 || c.box.Height() < 36 {
+		if !c.marks || !figureSized(c, keep, images, lines) {
 			continue
 		}
 		box := c.box
+		// A box behind display type (a chapter's number or title set on
+		// a coloured panel) is decoration, not a figure.
+		behind := false
+		for _, l := range lines {
+			if x := l.Box.Intersect(box); l.Size >= 1.6*st.BodySize && x.Width()*x.Height() >= 0.5*l.Box.Width()*l.Box.Height() {
+				behind = true
+				break
+			}
+		}
+		if behind {
+			if debugFloats != nil {
+				debugFloats("  rejected: behind display type")
+			}
+			continue
+		}
 		// Running text inside: a framed or shaded box of text.
 		n, proseLines := 0, 0
 		for _, l := range lines {
@@ -612,9 +632,36 @@ func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles,
 			if debugFloats != nil {
 				debugFloats("  rejected: %d of %d lines prose", proseLines, n)
 			}
+			// The rules of a frame around a page's text may have joined
+			// a picture inside it: the marks without the rules are
+			// clusters again.
+			if c.rules > 0 && !c.split {
+				var sub []pdf.Rect
+				subMark := map[int]bool{}
+				for _, i := range c.members {
+					if keepMark[i] {
+						subMark[len(sub)] = true
+						sub = append(sub, keep[i])
+					}
+				}
+				for _, sc := range clusterRects(sub, subMark, 4) {
+					sc.split = true
+					var members []int
+					for _, j := range sc.members {
+						for _, i := range c.members {
+							if keep[i] == sub[j] {
+								members = append(members, i)
+								break
+							}
+						}
+					}
+					sc.members = members
+					clusters = append(clusters, sc)
+				}
+			}
 			continue
 		}
-		box = grow(box, lines, taken, ro)
+		box = grow(box, lines, taken, ro, st)
 		out = append(out, box)
 	}
 	// Areas found twice (a figure grown over a neighbouring cluster) are
@@ -653,8 +700,37 @@ func figures(marks, h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles,
 }
 
 type cluster struct {
-	box   pdf.Rect
-	marks bool // holds something other than rules
+	box     pdf.Rect
+	marks   bool  // holds something other than rules
+	members []int // indices of the rectangles clustered
+	rules   int   // how many of them are not marks
+	split   bool  // made from the marks of a cluster with rules
+}
+
+// figureSized reports whether a cluster is large enough to be a figure:
+// 36 points each way; a cluster holding a raster image, 10 points each
+// way and 300 square points (a logo, an icon set apart); three or more
+// graphics with no text inside, 20 points each way and 1,500 square
+// points (a logo drawn as paths).
+func figureSized(c cluster, rs []pdf.Rect, images []pdf.Rect, lines []*Line) bool {
+	w, h := c.box.Width(), c.box.Height()
+	if w >= 36 && h >= 36 {
+		return true
+	}
+	for _, im := range images {
+		if x := im.Intersect(c.box); x != (pdf.Rect{}) && x.Width()*x.Height() >= 0.5*im.Width()*im.Height() && w >= 10 && h >= 10 && w*h >= 300 {
+			return true
+		}
+	}
+	if len(c.members) < 3 || math.Min(w, h) < 20 || w*h < 1500 {
+		return false
+	}
+	for _, l := range lines {
+		if l.Box.Intersect(c.box) != (pdf.Rect{}) {
+			return false
+		}
+	}
+	return true
 }
 
 // clusterRects joins rectangles that come within gap points of each other.
@@ -699,6 +775,10 @@ func clusterRects(rs []pdf.Rect, mark map[int]bool, gap float64) []cluster {
 		}
 		c.box = c.box.Union(r)
 		c.marks = c.marks || mark[i]
+		c.members = append(c.members, i)
+		if !mark[i] {
+			c.rules++
+		}
 	}
 	var out []cluster
 	for _, root := range order {
@@ -710,11 +790,13 @@ func clusterRects(rs []pdf.Rect, mark map[int]bool, gap float64) []cluster {
 // grow extends a figure area by the lines that are not running text,
 // captions or inside another float and that come within a line's height
 // of it, until no more do.
-func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles) pdf.Rect {
+func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) pdf.Rect {
 	for changed := true; changed; {
 		changed = false
 		for _, l := range lines {
-			if inside(l, box) || ro.running[l] || ro.caption[l] {
+			// Display type (a chapter's title beside its number's box) is
+			// never a float's text (separateFloats).
+			if inside(l, box) || ro.running[l] || ro.caption[l] || l.Size >= 1.6*st.BodySize {
 				continue
 			}
 			s := math.Max(l.Size, 4)
@@ -801,15 +883,26 @@ func mergeRects(rs []pdf.Rect) []pdf.Rect {
 // separateFloats takes the lines of the floats findFloats finds out of the
 // body regions: each float becomes a region of its own kind, and the
 // remaining lines are grouped into regions again.
-func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []*region {
+//
+// It also returns every float found, with or without text (an image
+// without labels is a figure too), boxes in the frame's coordinates.
+func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) ([]*region, []*Float) {
 	var lines []*Line
 	for _, r := range body {
 		lines = append(lines, r.lines...)
 	}
 	ro := rolesOf(body)
 	areas := findFloats(body, gs, extent, st)
+	found := make([]*Float, len(areas))
+	for i, a := range areas {
+		k := Figure
+		if a.kind == TableText {
+			k = Table
+		}
+		found[i] = &Float{Kind: k, Box: a.box}
+	}
 	if len(areas) == 0 {
-		return body
+		return body, found
 	}
 	floats := make([]*region, len(areas))
 	var rest []*Line
@@ -821,7 +914,7 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 			for i, a := range areas {
 				if inside(l, a.box) {
 					if floats[i] == nil {
-						floats[i] = &region{kind: a.kind}
+						floats[i] = &region{kind: a.kind, float: found[i]}
 					}
 					floats[i].add(l)
 					placed = true
@@ -850,5 +943,5 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 		_ = i
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
-	return out
+	return out, found
 }

@@ -80,6 +80,13 @@ type Block struct {
 	// Rotated is true for text whose baseline is not the page's main
 	// orientation (a margin stamp, a turned table).
 	Rotated bool
+	// Float is the figure or table this block belongs to: the float whose
+	// text it is (TableText, FigureText) or whose caption it is (Figure,
+	// Table, Caption); nil otherwise.
+	Float *Float
+	// Label is a caption's label as printed ("Figure 1-2", "Table IV",
+	// "Listing 1"), or an equation's number ("(3)"); "" otherwise.
+	Label string
 }
 
 // Section describes the section a block opens.
@@ -124,6 +131,9 @@ type Page struct {
 	// Label is the printed page label the PDF declares ("46", "xii"); ""
 	// when it declares none. Set by Document.
 	Label string
+	// Floats are the page's figures and tables, top to bottom (see
+	// Float).
+	Floats []*Float
 }
 
 // Stats holds document-wide measures that make per-page decisions
@@ -297,7 +307,12 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 			x.Box = rotateRect(x.Box, g.quarter)
 			gs = append(gs, x)
 		}
-		blocks := analyzeFrame(g.chars, gs, bold, g.extent, st)
+		blocks, floats := analyzeFrame(g.chars, gs, bold, g.extent, st)
+		for _, f := range floats {
+			f.Box = g.back(f.Box)
+			f.Rotated = gi > 0 && g.quarter != 0
+		}
+		out.Floats = addFloats(out.Floats, floats, gi == 0)
 		for _, b := range blocks {
 			b.Rotated = gi > 0 && g.quarter != 0
 			b.Box = g.back(b.Box)
@@ -330,6 +345,9 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 			if gap <= 2*st.BodySize && within || beside {
 				b.Kind = f.Kind
 				f.Box = f.Box.Union(b.Box)
+				if f.Float != nil {
+					f.Float.Box = f.Float.Box.Union(b.Box)
+				}
 				grown[f] = true
 				break
 			}
@@ -360,7 +378,9 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 
 // analyzeFrame lays out characters whose text runs left to right in their
 // coordinate frame; extent is the page in that frame.
-func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent pdf.Rect, st Stats) []*Block {
+//
+// It also returns the frame's floats (boxes in the frame's coordinates).
+func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent pdf.Rect, st Stats) ([]*Block, []*Float) {
 	lines := buildLines(dropOverprint(chars), bold)
 	var horiz, vert []*Line
 	for _, l := range lines {
@@ -375,7 +395,8 @@ func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent p
 	// Floats first: a table's header row at the top of the page is not a
 	// running head.
 	var floats, rest []*region
-	for _, r := range separateFloats(regions, gs, extent, st) {
+	sep, found := separateFloats(regions, gs, extent, st)
+	for _, r := range sep {
 		if r.kind != "" {
 			floats = append(floats, r)
 		} else {
@@ -392,7 +413,12 @@ func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent p
 		var bs []*Block
 		for _, r := range group.rs {
 			if r.kind != "" {
-				bs = append(bs, newBlock(r.kind, r.lines))
+				b := newBlock(r.kind, r.lines)
+				b.Float = r.float
+				if r.float != nil {
+					r.float.Text = b
+				}
+				bs = append(bs, b)
 				continue
 			}
 			for _, b := range splitParagraphs(r, st) {
@@ -412,7 +438,7 @@ func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent p
 	for _, l := range vert {
 		blocks = append(blocks, &Block{Kind: Paragraph, Lines: []*Line{l}, Box: l.Box})
 	}
-	return blocks
+	return blocks, found
 }
 
 // marginShare is the share of the page height, at the top and at the
@@ -485,6 +511,7 @@ type region struct {
 	box   pdf.Rect
 	seq   int
 	kind  Kind
+	float *Float // the float whose text this region is (kind TableText or FigureText)
 }
 
 func (r *region) add(l *Line) {
@@ -795,10 +822,6 @@ func endsSentence(s string) bool {
 
 var (
 	numberedHeading = regexp.MustCompile(`^(\d+(\.\d+)*\.?|[IVX]+\.|[IVX]+(\.[IVX]+)+\.?|[A-Z]\.(\d+(\.\d+)*)?|Appendix [A-Z])\s+\S`)
-	// captionStart is a caption's label: "Figure 3:", "Fig. 2.", "Table
-	// IV |", "Table 3-1 Special registers" (a numbered label followed by
-	// a capitalised title).
-	captionStart  = regexp.MustCompile(`^(Figure|Fig\.|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+([-.][0-9]+)?|[IVX]+)[A-Za-z]?(\s*[:.|]|\s+[A-Z][a-z])`)
 	namedHeadings = map[string]bool{
 		"abstract": true, "introduction": true, "references": true, "acknowledgments": true,
 		"acknowledgements": true, "acknowledgment": true, "acknowledgement": true, "conclusion": true,
@@ -821,12 +844,8 @@ func lineIsHeadingLike(l *Line, st Stats) bool {
 // or section numbering; figure/table for captions.
 func classify(b *Block, st Stats) {
 	text := b.Text()
-	if captionStart.MatchString(text) {
-		if strings.HasPrefix(strings.ToLower(text), "t") {
-			b.Kind = Table
-		} else {
-			b.Kind = Figure
-		}
+	if k, label := captionKind(text); k != "" {
+		b.Kind, b.Label = k, label
 		return
 	}
 	if len(b.Lines) > 3 {

@@ -245,3 +245,74 @@ func equationOf(num *Block, blocks []*Block) *Block {
 	}
 	return best
 }
+
+// EquationNumber reports whether a line's text is an equation number
+// alone: "(3)", "(2.1)", "(A.2)", "(4b)".
+func EquationNumber(text string) bool { return eqNumber.MatchString(text) }
+
+// equationLabels sets the Label of equation blocks that hold equation
+// numbers (their numbers, in reading order, separated by a space), and
+// joins an equation number left alone in a block of its own to the
+// nearest equation block on the page (on its baseline, else the nearest
+// above it in its column); a number with no equation near is left as it
+// is.
+func equationLabels(p *Page) {
+	var out []*Block
+	for _, b := range p.Blocks {
+		if len(b.Lines) == 1 && eqNumber.MatchString(b.Lines[0].Text) && (b.Kind == Equation || b.Kind == Paragraph) {
+			if e := nearestEquation(p, b); e != nil {
+				e.Lines = append(e.Lines, b.Lines[0])
+				sortLinesTopDown(e.Lines)
+				e.Box = e.Box.Union(b.Box)
+				continue
+			}
+		}
+		out = append(out, b)
+	}
+	p.Blocks = out
+	for _, b := range p.Blocks {
+		if b.Kind != Equation {
+			continue
+		}
+		var nums []string
+		for _, l := range b.Lines {
+			if eqNumber.MatchString(l.Text) {
+				nums = append(nums, l.Text)
+			}
+		}
+		if len(nums) < len(b.Lines) {
+			b.Label = strings.Join(nums, " ")
+		}
+	}
+}
+
+// nearestEquation returns the equation block an equation number alone
+// belongs to: one whose vertical extent reaches the number's baseline,
+// to its left (the nearest), else the nearest equation ending above it
+// within three lines that overlaps its column.
+func nearestEquation(p *Page, num *Block) *Block {
+	l := num.Lines[0]
+	var best *Block
+	bestD := math.Inf(1)
+	for _, b := range p.Blocks {
+		if b == num || b.Kind != Equation || b.Rotated != num.Rotated {
+			continue
+		}
+		if len(b.Lines) == 1 && eqNumber.MatchString(b.Lines[0].Text) {
+			continue
+		}
+		var d float64
+		switch {
+		case b.Box.Y0 <= l.Base+0.8*l.Size && b.Box.Y1 >= l.Base-0.3*l.Size && b.Box.X1 <= l.Box.X0+1:
+			d = l.Box.X0 - b.Box.X1
+		case b.Box.Y0 >= l.Box.Y1-1 && b.Box.Y0-l.Box.Y1 < 3*l.Size && b.Box.X0 < l.Box.X1 && l.Box.X0-b.Box.X1 < 0.5*p.Width:
+			d = 1000 + b.Box.Y0 - l.Box.Y1
+		default:
+			continue
+		}
+		if d < bestD {
+			best, bestD = b, d
+		}
+	}
+	return best
+}

@@ -211,7 +211,14 @@ func Format(n *Note) ([]byte, error) {
 		c := &n.Chunks[i]
 		b.WriteString("\n")
 		fmt.Fprintf(&b, "<!-- chunk id=%s type=%s -->\n", c.ID, c.Type)
-		for _, line := range strings.Split(c.Text, "\n") {
+		lines := strings.Split(c.Text, "\n")
+		switch {
+		case c.Type == chunk.TypeFigure && c.Text == "":
+			lines = nil
+		case c.Type == chunk.TypeTable:
+			lines = chunk.TableMarkdown(c.Text)
+		}
+		for _, line := range lines {
 			if line == "" {
 				b.WriteString(">\n")
 			} else {
@@ -250,6 +257,18 @@ func Format(n *Note) ([]byte, error) {
 		fmt.Fprintf(&b, "  byte_range: [%d, %d]\n", c.ByteRange[0], c.ByteRange[1])
 		if c.Continues != "" {
 			fmt.Fprintf(&b, "  continues: %s\n", quote(c.Continues))
+		}
+		for _, f := range [][2]string{{"label", c.Label}, {"caption_of", c.CaptionOf}, {"float", c.Float}, {"caption", c.Caption}} {
+			if f[1] != "" {
+				fmt.Fprintf(&b, "  %s: %s\n", f[0], quote(f[1]))
+			}
+		}
+		if cb := c.CaptionBBox; cb != nil {
+			fmt.Fprintf(&b, "  caption_bbox: [%s, %s, %s, %s]\n", num(cb[0]), num(cb[1]), num(cb[2]), num(cb[3]))
+		}
+		if c.Image != "" {
+			fmt.Fprintf(&b, "  image: %s\n", quote(c.Image))
+			fmt.Fprintf(&b, "  image_sha256: %s\n", quote(c.ImageSHA256))
 		}
 		b.WriteString("```\n")
 	}

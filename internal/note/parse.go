@@ -27,12 +27,19 @@ type provenance struct {
 		ByteRange   []int     `yaml:"byte_range"`
 		Continues   string    `yaml:"continues"`
 		// A talk's chunk (chunk.Media).
-		StartMS    *int64   `yaml:"start_ms"`
-		EndMS      int64    `yaml:"end_ms"`
-		Link       string   `yaml:"link"`
-		Keyframes  []string `yaml:"keyframes"`
-		Transcript string   `yaml:"transcript"`
-		ASRModel   string   `yaml:"asr_model"`
+		StartMS     *int64    `yaml:"start_ms"`
+		EndMS       int64     `yaml:"end_ms"`
+		Link        string    `yaml:"link"`
+		Keyframes   []string  `yaml:"keyframes"`
+		Transcript  string    `yaml:"transcript"`
+		ASRModel    string    `yaml:"asr_model"`
+		Label       string    `yaml:"label"`
+		CaptionOf   string    `yaml:"caption_of"`
+		Float       string    `yaml:"float"`
+		Caption     string    `yaml:"caption"`
+		CaptionBBox []float64 `yaml:"caption_bbox"`
+		Image       string    `yaml:"image"`
+		ImageSHA256 string    `yaml:"image_sha256"`
 	} `yaml:"provenance"`
 }
 
@@ -165,11 +172,16 @@ func (p *parser) chunk() error {
 		}
 		p.i++
 	}
-	if len(text) == 0 {
+	if len(text) == 0 && c.Type != chunk.TypeFigure {
 		return p.errf("chunk %s has no \"> \" text lines", c.ID)
 	}
 	c.Text = strings.Join(text, "\n")
 	ocr := ""
+	if c.Type == chunk.TypeTable {
+		if t, ok := chunk.ParseTableMarkdown(text); ok {
+			c.Text = t
+		}
+	}
 	for p.i < len(p.lines) {
 		l := p.lines[p.i]
 		switch {
@@ -230,6 +242,16 @@ func (p *parser) provenance(c *chunk.Chunk) error {
 	c.Section = v.Section
 	c.SectionPath = v.SectionPath
 	c.Continues = v.Continues
+	c.Label, c.CaptionOf, c.Float, c.Caption = v.Label, v.CaptionOf, v.Float, v.Caption
+	c.Image, c.ImageSHA256 = v.Image, v.ImageSHA256
+	if len(v.CaptionBBox) == 4 {
+		var cb [4]float64
+		copy(cb[:], v.CaptionBBox)
+		c.CaptionBBox = &cb
+	} else if v.CaptionBBox != nil {
+		p.i = start
+		return p.errf("chunk %s: caption_bbox must have 4 numbers, has %d", c.ID, len(v.CaptionBBox))
+	}
 	c.TextSHA256 = v.TextSHA256
 	if len(v.BBox) == 4 {
 		copy(c.BBox[:], v.BBox)
@@ -289,8 +311,10 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 		}
 		return out, true
 	}
-	order := []string{"page", "page_label", "section", "section_path", "bbox", "text_sha256", "byte_range", "continues"}
-	optional := map[string]bool{"page_label": true, "section_path": true, "continues": true}
+	order := []string{"page", "page_label", "section", "section_path", "bbox", "text_sha256", "byte_range", "continues",
+		"label", "caption_of", "float", "caption", "caption_bbox", "image", "image_sha256"}
+	optional := map[string]bool{"page_label": true, "section_path": true, "continues": true,
+		"label": true, "caption_of": true, "float": true, "caption": true, "caption_bbox": true, "image": true, "image_sha256": true}
 	var v chunk.Chunk
 	k := 0
 	for _, line := range body[1:] {
@@ -319,7 +343,7 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 				return false
 			}
 			v.Page = pg
-		case "page_label", "section", "continues":
+		case "page_label", "section", "continues", "label", "caption_of", "float", "caption", "image", "image_sha256":
 			s, ok := plain(val)
 			if !ok {
 				return false
@@ -329,9 +353,29 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 				v.PageLabel = s
 			case "section":
 				v.Section = s
-			default:
+			case "continues":
 				v.Continues = s
+			case "label":
+				v.Label = s
+			case "caption_of":
+				v.CaptionOf = s
+			case "float":
+				v.Float = s
+			case "caption":
+				v.Caption = s
+			case "image":
+				v.Image = s
+			default:
+				v.ImageSHA256 = s
 			}
+		case "caption_bbox":
+			bb, ok := nums(val, 4)
+			if !ok {
+				return false
+			}
+			var cb [4]float64
+			copy(cb[:], bb)
+			v.CaptionBBox = &cb
 		case "section_path":
 			inner, ok := strings.CutPrefix(val, "[")
 			if !ok {
@@ -373,5 +417,7 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 	}
 	c.Page, c.PageLabel, c.Section, c.SectionPath = v.Page, v.PageLabel, v.Section, v.SectionPath
 	c.BBox, c.TextSHA256, c.ByteRange, c.Continues = v.BBox, v.TextSHA256, v.ByteRange, v.Continues
+	c.Label, c.CaptionOf, c.Float, c.Caption, c.CaptionBBox = v.Label, v.CaptionOf, v.Float, v.Caption, v.CaptionBBox
+	c.Image, c.ImageSHA256 = v.Image, v.ImageSHA256
 	return true
 }

@@ -1,0 +1,127 @@
+package compile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/library"
+	"github.com/crossmem/crossmem/internal/pdf"
+)
+
+// FigureDPI is the resolution of figure crops: 150 pixels per inch of the
+// page (150/72 pixels per PDF point). A crop wider or taller than
+// pdf.MaxRenderSide pixels at that resolution is drawn smaller, to fit.
+const FigureDPI = 150
+
+// FigureDir is the folder of figure crops, relative to the library home.
+const FigureDir = "raw/figs"
+
+// Figure is the crop of one figure chunk.
+type Figure struct {
+	Chunk int    // index of the figure chunk in the chunks it was drawn for
+	Path  string // relative to the library home: FigureDir/{cite_key}_fig{N}.png
+	PNG   []byte
+}
+
+// FigureName returns the file name of figure n (1-based, in note order)
+// of the paper with cite key key.
+func FigureName(key string, n int) string { return key + "_fig" + strconv.Itoa(n) + ".png" }
+
+// RenderFigures draws the region (bbox) of every figure chunk with pdfium
+// at FigureDPI and sets the chunk's Image (FigureDir/{key}_fig{N}.png, N
+// counting the figure chunks from 1 in note order) and ImageSHA256 (of the
+// PNG's bytes). A figure whose region pdfium cannot draw keeps no image.
+// Errors: opening the PDF (pdf.Engine.OpenBytes).
+func RenderFigures(e *pdf.Engine, data []byte, chunks []chunk.Chunk, key string) ([]Figure, error) {
+	var doc *pdf.Document
+	var out []Figure
+	n := 0
+	for i := range chunks {
+		c := &chunks[i]
+		if c.Type != chunk.TypeFigure {
+			continue
+		}
+		n++
+		if doc == nil {
+			var err error
+			if doc, err = e.OpenBytes(data); err != nil {
+				return nil, fmt.Errorf("open PDF to draw figures: %w", err)
+			}
+			defer doc.Close()
+		}
+		png, err := renderRegion(doc, c.Page, pdf.Rect{X0: c.BBox[0], Y0: c.BBox[1], X1: c.BBox[2], Y1: c.BBox[3]})
+		if err != nil {
+			continue
+		}
+		sum := sha256.Sum256(png)
+		c.Image = FigureDir + "/" + FigureName(key, n)
+		c.ImageSHA256 = hex.EncodeToString(sum[:])
+		out = append(out, Figure{Chunk: i, Path: c.Image, PNG: png})
+	}
+	return out, nil
+}
+
+// renderRegion draws region r of page n at FigureDPI (smaller when that
+// passes pdf's size limits) as PNG.
+func renderRegion(doc *pdf.Document, n int, r pdf.Rect) ([]byte, error) {
+	scale := FigureDPI / 72.0
+	w, h := r.Width()*scale, r.Height()*scale
+	if g, err := doc.Geometry(n); err == nil && (g.Rotation == 90 || g.Rotation == 270) {
+		w, h = h, w
+	}
+	fit := math.Min(1, float64(pdf.MaxRenderSide)/math.Max(w, h))
+	if w*h*fit*fit > pdf.MaxRenderPixels {
+		fit = math.Sqrt(pdf.MaxRenderPixels / (w * h))
+	}
+	width := int(math.Max(1, math.Floor(w*fit)))
+	img, err := doc.Render(n, pdf.RenderOptions{Width: width, Region: r})
+	if err != nil {
+		return nil, err
+	}
+	return img.PNG()
+}
+
+var figureFile = regexp.MustCompile(`_fig[0-9]+\.png$`)
+
+// writeFigures writes the crops into the library (atomically) and removes
+// the crops of key that an earlier compile wrote and this one did not.
+// The caller holds the library lock.
+func writeFigures(lib *library.Library, key string, figs []Figure) error {
+	dir := filepath.Join(lib.Home, filepath.FromSlash(FigureDir))
+	keep := map[string]bool{}
+	if len(figs) > 0 {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", dir, err)
+		}
+	}
+	for _, f := range figs {
+		path := filepath.Join(lib.Home, filepath.FromSlash(f.Path))
+		keep[filepath.Base(path)] = true
+		if err := library.WriteFileAtomic(path, f.PNG, 0o644); err != nil {
+			return fmt.Errorf("write figure: %w", err)
+		}
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, globEscape(key)+"_fig*.png"))
+	for _, p := range old {
+		base := filepath.Base(p)
+		if keep[base] || !figureFile.MatchString(base) || base[:len(base)-len(figureFile.FindString(base))] != key {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("remove stale figure: %w", err)
+		}
+	}
+	return nil
+}
+
+// globEscape escapes the characters filepath.Glob treats specially.
+func globEscape(s string) string {
+	return regexp.MustCompile(`[\[\]*?\\]`).ReplaceAllString(s, `\$0`)
+}

@@ -1,0 +1,333 @@
+package layout
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/crossmem/crossmem/internal/pdf"
+)
+
+// Float is a figure, a table or a captioned code listing of a page: its
+// region, the text drawn inside it and its caption.
+type Float struct {
+	// Kind is Figure, Table or Code (a listing or algorithm that a caption
+	// names).
+	Kind Kind
+	// Box is the region: PDF points, origin bottom-left of the CropBox,
+	// like a block's. For a figure, the graphics and the text drawn among
+	// them (labels, legends, axis titles), without the caption.
+	Box pdf.Rect
+	// Text is the block of the text drawn inside the float (FigureText,
+	// TableText, or the Code block of a listing); nil when it holds none
+	// (an image without labels).
+	Text *Block
+	// Caption is the caption block (Figure, Table or Caption) linked to
+	// the float; nil when none was found. It may be on the page before or
+	// after the float's (a full-page figure).
+	Caption *Block
+	// CaptionPage is the page number of the caption; 0 when none.
+	CaptionPage int
+	// Rotated is true for a float found among text of another orientation
+	// than the page's main one (a turned table).
+	Rotated bool
+	// Cells are a table's cells, row by row, left to right: each cell the
+	// verbatim text of its lines, joined by one space, "" for an empty
+	// cell. Every row has the same number of cells. Nil for figures.
+	Cells [][]string
+}
+
+// addFloats adds the floats of one orientation's frame to a page's: the
+// main frame's all; another frame's only those holding text (its lines
+// are what the frame was analysed for) and not found already.
+func addFloats(have, found []*Float, main bool) []*Float {
+	for _, f := range found {
+		if !main && f.Text == nil {
+			continue
+		}
+		dup := false
+		for _, h := range have {
+			if iou(h.Box, f.Box) > 0.5 {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			have = append(have, f)
+		}
+	}
+	return have
+}
+
+// iou is the intersection over union of two boxes.
+func iou(a, b pdf.Rect) float64 {
+	x := a.Intersect(b)
+	if x == (pdf.Rect{}) {
+		return 0
+	}
+	i := x.Width() * x.Height()
+	u := a.Width()*a.Height() + b.Width()*b.Height() - i
+	if u <= 0 {
+		return 0
+	}
+	return i / u
+}
+
+// linkFloats links captions to their floats, page by page, after the
+// document passes (a float whose text lines all turned out to be
+// furniture keeps its region):
+//
+//   - a float's text block is the block that still points to it;
+//   - a caption is linked to the nearest unlinked float of its kind (a
+//     figure caption to a figure, a table caption to a table, either to
+//     the other when its own kind is missing; a listing's caption to the
+//     code block or float next to it) that overlaps it horizontally, one
+//     above the other, with no running text between them; a figure's
+//     caption is looked for below it first, a table's above;
+//   - a caption without a float on its page takes the unlinked float of
+//     its kind on the previous or next page (a full-page figure);
+//   - a caption of an example that links to nothing is a paragraph again;
+//   - the cells of every table are read (tableCells).
+func linkFloats(pages []*Page, st Stats) {
+	for _, p := range pages {
+		// Text blocks: the blocks pointing at a float.
+		for _, f := range p.Floats {
+			f.Text = nil
+		}
+		for _, b := range p.Blocks {
+			if b.Float != nil && (b.Kind == TableText || b.Kind == FigureText) {
+				b.Float.Text = b
+			}
+			if isCaption(b.Kind) {
+				b.Float = nil
+			}
+		}
+		sort.SliceStable(p.Floats, func(i, j int) bool { return p.Floats[i].Box.Y1 > p.Floats[j].Box.Y1 })
+	}
+	var pending []*captionAt
+	for pi, p := range pages {
+		for _, b := range p.Blocks {
+			if !isCaption(b.Kind) || b.Rotated {
+				continue
+			}
+			if f := nearestFloat(p, b, st); f != nil {
+				link(f, b, p.Number)
+				continue
+			}
+			pending = append(pending, &captionAt{b, pi})
+		}
+	}
+	// Captions of full-page floats: the unlinked float of the adjacent
+	// page.
+	for _, c := range pending {
+		for _, d := range []int{-1, 1} {
+			q := c.page + d
+			if q < 0 || q >= len(pages) || c.b.Float != nil {
+				continue
+			}
+			var best *Float
+			for _, f := range pages[q].Floats {
+				if f.Caption == nil && kindFits(c.b.Kind, f.Kind) && (best == nil || f.Box.Width()*f.Box.Height() > best.Box.Width()*best.Box.Height()) {
+					best = f
+				}
+			}
+			if best != nil && best.Box.Width()*best.Box.Height() > 0.25*pages[q].Width*pages[q].Height {
+				link(best, c.b, pages[c.page].Number)
+			}
+		}
+		if c.b.Float == nil && c.b.Kind == Caption && !strings.HasPrefix(strings.ToLower(c.b.Label), "listing") && !strings.HasPrefix(strings.ToLower(c.b.Label), "algorithm") {
+			c.b.Kind, c.b.Label = Paragraph, ""
+		}
+	}
+	for _, p := range pages {
+		equationLabels(p)
+		for _, f := range p.Floats {
+			if f.Kind == Table && f.Text != nil {
+				f.Cells = tableCells(f.Text.Lines)
+			}
+		}
+	}
+}
+
+type captionAt struct {
+	b    *Block
+	page int
+}
+
+func link(f *Float, caption *Block, page int) {
+	f.Caption, f.CaptionPage = caption, page
+	caption.Float = f
+}
+
+// kindFits reports whether a caption of kind c may caption a float of
+// kind f.
+func kindFits(c, f Kind) bool {
+	switch c {
+	case Figure, Table:
+		return f == Figure || f == Table
+	}
+	return true
+}
+
+// nearestFloat returns the float on p that caption b names, or nil (see
+// linkFloats). A listing's caption makes a Code float of the code block
+// next to it.
+func nearestFloat(p *Page, b *Block, st Stats) *Float {
+	type cand struct {
+		f     *Float
+		score float64
+	}
+	var best *cand
+	consider := func(f *Float, box pdf.Rect) {
+		ov := math.Min(box.X1, b.Box.X1) - math.Max(box.X0, b.Box.X0)
+		if ov < 0.3*math.Min(box.Width(), b.Box.Width()) {
+			return
+		}
+		var gap float64
+		below := box.Y1 <= b.Box.Y0+0.5*b.Size() // the float is above the caption
+		above := box.Y0 >= b.Box.Y1-0.5*b.Size()
+		switch {
+		case below:
+			gap = b.Box.Y0 - box.Y1
+		case above:
+			gap = box.Y0 - b.Box.Y1
+		default:
+			// The caption inside the float's box (a caption set beside a
+			// figure, or a region grown over it).
+			gap = 0
+		}
+		if gap < 0 {
+			gap = 0
+		}
+		limit := math.Max(6*st.BodySize, 0.15*p.Height)
+		if gap > limit {
+			return
+		}
+		// Which side a caption usually is: below a figure, above a table.
+		score := gap
+		if b.Kind == Figure && above || b.Kind == Table && below {
+			score += 3 * st.BodySize
+		}
+		if f != nil && f.Kind != b.Kind && b.Kind != Caption {
+			score += 6 * st.BodySize
+		}
+		if blockedBy(p, b, box) {
+			return
+		}
+		if best == nil || score < best.score {
+			best = &cand{f, score}
+		}
+	}
+	for _, f := range p.Floats {
+		if f.Caption != nil || f.Rotated != b.Rotated || !kindFits(b.Kind, f.Kind) {
+			continue
+		}
+		consider(f, f.Box)
+	}
+	if b.Kind == Caption {
+		for _, c := range p.Blocks {
+			if c.Kind != Code && c.Kind != Equation || c.Float != nil {
+				continue
+			}
+			f := &Float{Kind: Code, Box: c.Box, Text: c}
+			consider(f, c.Box)
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	f := best.f
+	if f.Kind == Code && f.Text != nil && f.Text.Float == nil {
+		f.Text.Float = f
+		p.Floats = append(p.Floats, f)
+	}
+	return f
+}
+
+// blockedBy reports whether running text (a paragraph or list item of two
+// lines or more, or a heading) lies between caption b and box.
+func blockedBy(p *Page, b *Block, box pdf.Rect) bool {
+	top, bottom := math.Max(box.Y0, b.Box.Y0), math.Min(box.Y1, b.Box.Y1)
+	if box.Y0 >= b.Box.Y1 {
+		top, bottom = box.Y0, b.Box.Y1
+	} else if box.Y1 <= b.Box.Y0 {
+		top, bottom = b.Box.Y0, box.Y1
+	} else {
+		return false
+	}
+	x0, x1 := math.Max(box.X0, b.Box.X0), math.Min(box.X1, b.Box.X1)
+	for _, o := range p.Blocks {
+		if o == b || o.Float != nil || o.Kind.Furniture() {
+			continue
+		}
+		if !(o.Kind == Paragraph && len(o.Lines) >= 2 || o.Kind == ListItem || o.Kind == Heading) {
+			continue
+		}
+		if o.Box.Y0 >= bottom-1 && o.Box.Y1 <= top+1 && o.Box.X1 > x0 && o.Box.X0 < x1 {
+			return true
+		}
+	}
+	return false
+}
+
+// tableCells reads a table's cells from the lines of its text: rows are
+// lines sharing a baseline; columns are the runs of x that the lines of
+// rows with two or more cells cover, separated by gutters no such line
+// crosses; a line goes to the column it overlaps most, and lines of one
+// row in one column are one cell (joined by a space, left to right).
+func tableCells(lines []*Line) [][]string {
+	if len(lines) == 0 {
+		return nil
+	}
+	rows := rowsOf(lines)
+	type span struct{ x0, x1 float64 }
+	var spans []span
+	for _, r := range rows {
+		if len(r.lines) < 2 {
+			continue
+		}
+		for _, l := range r.lines {
+			spans = append(spans, span{l.Box.X0, l.Box.X1})
+		}
+	}
+	if len(spans) == 0 {
+		for _, r := range rows {
+			for _, l := range r.lines {
+				spans = append(spans, span{l.Box.X0, l.Box.X1})
+			}
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].x0 < spans[j].x0 })
+	var cols []span
+	for _, s := range spans {
+		if n := len(cols); n > 0 && s.x0 < cols[n-1].x1 {
+			cols[n-1].x1 = math.Max(cols[n-1].x1, s.x1)
+			continue
+		}
+		cols = append(cols, s)
+	}
+	var out [][]string
+	for _, r := range rows {
+		cells := make([][]string, len(cols))
+		for _, l := range r.lines {
+			best, bestOv := 0, math.Inf(-1)
+			for i, c := range cols {
+				ov := math.Min(c.x1, l.Box.X1) - math.Max(c.x0, l.Box.X0)
+				if ov > bestOv {
+					best, bestOv = i, ov
+				}
+			}
+			cells[best] = append(cells[best], l.Text)
+		}
+		row := make([]string, len(cols))
+		for i, c := range cells {
+			row[i] = strings.Join(c, " ")
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// DebugFloats, when set, receives the float finder's decisions (a
+// development aid: go run ./bench/inspect).
+var DebugFloats = &debugFloats
