@@ -215,6 +215,10 @@ func Build(pages []*layout.Page) Result {
 			onPage[f] = true
 		}
 		emitted := map[*layout.Float]bool{}
+		onThisPage := map[*layout.Block]bool{}
+		for _, b := range p.Blocks {
+			onThisPage[b] = true
+		}
 		add := func(b *layout.Block, c Chunk) {
 			if b != nil && b.Section != nil && !b.Kind.Furniture() {
 				// The section just left decides whether "A Title"
@@ -269,12 +273,19 @@ func Build(pages []*layout.Page) Result {
 		}
 		// figure emits an uncaptioned figure (or one whose caption is on
 		// another page) once.
+		// A figure whose caption is on the page is emitted with the
+		// caption's text, wherever comes first.
 		figure := func(f *layout.Float) {
 			if emitted[f] || f.Kind != layout.Figure {
 				return
 			}
 			emitted[f] = true
 			floatChunk[f] = len(res.Chunks)
+			if b := f.Caption; b != nil && onThisPage[b] && b.Kind == layout.Figure && Quotable(b.Text()) {
+				cb := box(b.Box)
+				add(b, Chunk{Type: TypeFigure, Text: b.Text(), BBox: box(f.Box), Label: b.Label, CaptionBBox: &cb})
+				return
+			}
 			add(nil, Chunk{Type: TypeFigure, BBox: box(f.Box)})
 		}
 		for _, b := range p.Blocks {
@@ -284,11 +295,8 @@ func Build(pages []*layout.Page) Result {
 			}
 			f := b.Float
 			switch {
-			case b.Kind == layout.Figure && f != nil && f.Kind == layout.Figure && onPage[f] && !emitted[f]:
-				emitted[f] = true
-				floatChunk[f] = len(res.Chunks)
-				cb := box(b.Box)
-				add(b, Chunk{Type: TypeFigure, Text: text, BBox: box(f.Box), Label: b.Label, CaptionBBox: &cb})
+			case b.Kind == layout.Figure && f != nil && f.Kind == layout.Figure && onPage[f]:
+				figure(f) // (once: the figure's text may have come first)
 			case b.Kind == layout.Figure || b.Kind == layout.Table || b.Kind == layout.Caption:
 				c := Chunk{Type: TypeCaption, Text: text, BBox: box(b.Box), Label: b.Label, CaptionOf: captionOf(b)}
 				captionChunk[b] = len(res.Chunks)

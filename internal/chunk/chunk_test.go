@@ -77,7 +77,7 @@ func TestBuildProvenance(t *testing.T) {
 		{"p2s11c1", "heading", "2", "1", "1.1 Background", "1 Introduction > 1.1 Background"},
 		{"p2s11c2", "paragraph", "2", "1", "1.1 Background", "1 Introduction > 1.1 Background"},
 		{"p2s2c1", "heading", "2", "1", "2 Method", "2 Method"},
-		{"p2s2c2", "figure", "2", "1", "2 Method", "2 Method"},
+		{"p2s2c2", "caption", "2", "1", "2 Method", "2 Method"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("chunks (-want +got):\n%s", diff)

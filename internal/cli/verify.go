@@ -93,7 +93,7 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 			return err
 		}
 		vo.Extract = func(ctx context.Context, data []byte) (chunk.Result, error) {
-			return compile.Extract(ctx, engine, data, nil)
+			return compile.ExtractFigures(ctx, engine, data, "")
 		}
 		vo.Progress = a.progress("verify --deep", "papers")
 	}
@@ -127,6 +127,14 @@ func printVerify(a *app, out *verify.Result, deep bool) {
 		fmt.Fprintf(w, "[verify] Checking %s\n", n.CiteKey)
 	}
 	for _, d := range out.Drifts {
+		if d.Image != "" {
+			actual := d.Actual
+			if actual == "" {
+				actual = "(missing)"
+			}
+			fmt.Fprintf(w, "DRIFT: %s chunk %s figure %s\n  expected: %s\n  actual: %s\n", d.CiteKey, d.ChunkID, d.Image, d.Expected, actual)
+			continue
+		}
 		fmt.Fprintf(w, "DRIFT: %s chunk %s\n  expected: %s\n  actual: %s\n", d.CiteKey, d.ChunkID, d.Expected, d.Actual)
 	}
 	for _, p := range out.PDFs {

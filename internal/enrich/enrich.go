@@ -58,13 +58,16 @@ const (
 )
 
 // Annotatable reports whether chunks of type typ are asked about:
-// paragraphs, list items, and figure and table captions (whose
-// implication comes from the caption alone, the seed's LLM contract).
-// Headings, footnotes, references, page furniture, equations, code, the
-// text inside tables and figures and any other type are not.
+// paragraphs, list items, and captions — a figure chunk's text is its
+// caption, a caption chunk a table's or a listing's (the implication
+// comes from the caption alone, the seed's LLM contract). Headings,
+// footnotes, references, page furniture, equations, code, tables (their
+// cells), the text inside figures and any other type are not; nor is a
+// figure without a caption (its text is empty: readNote's callers skip
+// chunks without text).
 func Annotatable(typ string) bool {
 	switch typ {
-	case chunk.TypeParagraph, chunk.TypeListItem, chunk.TypeFigure, chunk.TypeTable:
+	case chunk.TypeParagraph, chunk.TypeListItem, chunk.TypeFigure, chunk.TypeCaption:
 		return true
 	}
 	return false
@@ -249,7 +252,7 @@ func Run(ctx context.Context, papers []*library.Paper, o Options) (*Result, erro
 			continue
 		}
 		for _, c := range n.Chunks {
-			if !Annotatable(c.Type) {
+			if !Annotatable(c.Type) || c.Text == "" {
 				continue
 			}
 			out.Eligible++

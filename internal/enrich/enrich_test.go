@@ -38,7 +38,7 @@ var testChunks = []struct{ typ, text string }{
 	{chunk.TypeParagraph, "Attention mechanisms have become an integral part of compelling sequence modeling and transduction models."},
 	{chunk.TypeListItem, "• We propose a new simple network architecture based solely on attention mechanisms."},
 	{chunk.TypeFigure, "Figure 1: The Transformer - model architecture."},
-	{chunk.TypeTable, "Table 1: Maximum path lengths, per-layer complexity and minimum number of sequential operations."},
+	{chunk.TypeCaption, "Table 1: Maximum path lengths, per-layer complexity and minimum number of sequential operations."},
 	{chunk.TypeReference, "[1] Jimmy Lei Ba, Jamie Ryan Kiros, and Geoffrey E Hinton. Layer normalization. arXiv preprint, 2016."},
 	{chunk.TypeEquation, "Attention(Q, K, V) = softmax(QK^T / sqrt(d_k)) V"},
 	{chunk.TypeCode, "for i in range(n): x = attn(x)"},

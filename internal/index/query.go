@@ -798,7 +798,7 @@ func likeEscape(s string) string {
 func (ix *Index) chunksOfNotes(ctx context.Context, notes map[int64]bool, ids map[int64]bool) (int, error) {
 	n := 0
 	for id := range notes {
-		rows, err := ix.db.QueryContext(ctx, `SELECT id FROM chunks WHERE note_id = ?`, id)
+		rows, err := ix.db.QueryContext(ctx, `SELECT id FROM chunks WHERE note_id = ? AND text != ''`, id) // a figure without a caption says nothing to rank
 		if err != nil {
 			return 0, err
 		}

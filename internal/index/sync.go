@@ -398,6 +398,9 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 			m = &chunk.Media{StartMS: -1, EndMS: -1}
 		}
 		ts, ws := chunkTerms(searchText(c.Text, m.SlideOCR), c.Section)
+		if c.Text == "" {
+			ts, ws = nil, nil // a figure without a caption: nothing it says (below)
+		}
 		b.tokens += len(ts)
 		for _, t := range distinct(ts) {
 			b.df[t]++
@@ -417,8 +420,13 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 			return err
 		}
 		after = rowid
-		if _, err := b.insFTS.ExecContext(ctx, rowid, searchText(c.Text, m.SlideOCR), c.Section, f.Title, authors); err != nil {
-			return err
+		// A figure without a caption has no text: nothing to find it by
+		// but its section and the paper's title, which would rank it over
+		// every passage that says something.
+		if c.Text != "" {
+			if _, err := b.insFTS.ExecContext(ctx, rowid, searchText(c.Text, m.SlideOCR), c.Section, f.Title, authors); err != nil {
+				return err
+			}
 		}
 		if c.Paraphrase == "" && c.Implication == "" {
 			continue

@@ -142,8 +142,8 @@ func linkFloats(pages []*Page, st Stats) {
 	for _, p := range pages {
 		equationLabels(p)
 		for _, f := range p.Floats {
-			if f.Kind == Table && f.Text != nil {
-				f.Cells = tableCells(f.Text.Lines)
+			if f.Kind != Table || f.Text == nil {
+				f.Cells = nil
 			}
 		}
 	}
@@ -270,64 +270,7 @@ func blockedBy(p *Page, b *Block, box pdf.Rect) bool {
 	return false
 }
 
-// tableCells reads a table's cells from the lines of its text: rows are
-// lines sharing a baseline; columns are the runs of x that the lines of
-// rows with two or more cells cover, separated by gutters no such line
-// crosses; a line goes to the column it overlaps most, and lines of one
-// row in one column are one cell (joined by a space, left to right).
-func tableCells(lines []*Line) [][]string {
-	if len(lines) == 0 {
-		return nil
-	}
-	rows := rowsOf(lines)
-	type span struct{ x0, x1 float64 }
-	var spans []span
-	for _, r := range rows {
-		if len(r.lines) < 2 {
-			continue
-		}
-		for _, l := range r.lines {
-			spans = append(spans, span{l.Box.X0, l.Box.X1})
-		}
-	}
-	if len(spans) == 0 {
-		for _, r := range rows {
-			for _, l := range r.lines {
-				spans = append(spans, span{l.Box.X0, l.Box.X1})
-			}
-		}
-	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].x0 < spans[j].x0 })
-	var cols []span
-	for _, s := range spans {
-		if n := len(cols); n > 0 && s.x0 < cols[n-1].x1 {
-			cols[n-1].x1 = math.Max(cols[n-1].x1, s.x1)
-			continue
-		}
-		cols = append(cols, s)
-	}
-	var out [][]string
-	for _, r := range rows {
-		cells := make([][]string, len(cols))
-		for _, l := range r.lines {
-			best, bestOv := 0, math.Inf(-1)
-			for i, c := range cols {
-				ov := math.Min(c.x1, l.Box.X1) - math.Max(c.x0, l.Box.X0)
-				if ov > bestOv {
-					best, bestOv = i, ov
-				}
-			}
-			cells[best] = append(cells[best], l.Text)
-		}
-		row := make([]string, len(cols))
-		for i, c := range cells {
-			row[i] = strings.Join(c, " ")
-		}
-		out = append(out, row)
-	}
-	return out
-}
 
 // DebugFloats, when set, receives the float finder's decisions (a
-// development aid: go run ./bench/inspect).
+// development aid).
 var DebugFloats = &debugFloats

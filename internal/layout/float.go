@@ -155,17 +155,18 @@ func rolesOf(rs []*region) roles {
 
 // findFloats returns the float areas of a frame's body regions; gs are
 // the page's graphics in the frame's coordinates, extent the page.
-func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []floatArea {
+//
+// It also returns the horizontal and vertical rules it saw.
+func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (areas []floatArea, hRules, vRules []pdf.Rect) {
 	var lines []*Line
 	for _, r := range rs {
 		lines = append(lines, r.lines...)
 	}
 	if len(lines) == 0 {
-		return nil
+		return nil, nil, nil
 	}
 	ro := rolesOf(rs)
-	var areas []floatArea
-	var hRules, vRules, marks, images []pdf.Rect
+	var marks, images []pdf.Rect
 	pageArea := extent.Width() * extent.Height()
 	for _, g := range gs {
 		// A graphic reaching far beyond the page is drawn under a clip
@@ -205,10 +206,14 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) []flo
 	for i := range areas {
 		areas[i].box = growTable(areas[i].box, lines, areas, ro)
 	}
-	for _, a := range figures(marks, hRules, vRules, images, lines, areas, ro, st) {
+	// figures sorts and reorders nothing it is given but the rule
+	// slices' order; pass copies.
+	h := append([]pdf.Rect(nil), hRules...)
+	v := append([]pdf.Rect(nil), vRules...)
+	for _, a := range figures(marks, h, v, images, lines, areas, ro, st) {
 		areas = append(areas, floatArea{FigureText, a})
 	}
-	return areas
+	return areas, hRules, vRules
 }
 
 // horizontalRules returns the boxes of the horizontal rules among gs.
@@ -892,7 +897,7 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 		lines = append(lines, r.lines...)
 	}
 	ro := rolesOf(body)
-	areas := findFloats(body, gs, extent, st)
+	areas, hRules, vRules := findFloats(body, gs, extent, st)
 	found := make([]*Float, len(areas))
 	for i, a := range areas {
 		k := Figure
@@ -924,6 +929,11 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 		}
 		if !placed {
 			rest = append(rest, l)
+		}
+	}
+	for i, f := range floats {
+		if f != nil && f.kind == TableText {
+			found[i].Cells = tableCells(f.lines, areas[i].box, hRules, vRules)
 		}
 	}
 	sort.SliceStable(rest, func(i, j int) bool { return rest[i].seq < rest[j].seq })

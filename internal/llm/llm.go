@@ -77,7 +77,7 @@ type Model struct {
 // Passage is what the model is asked about.
 type Passage struct {
 	Text    string // the chunk's verbatim text
-	Type    string // chunk type: "paragraph", "list_item", "figure" or "table" (a caption)
+	Type    string // chunk type: "paragraph", "list_item", "figure" (its caption) or "caption" (a table's or a listing's)
 	Title   string // the paper's title
 	Section string // the section heading, "" when none
 	// Attempt is 0 for the first request and counts retries; it varies
@@ -205,6 +205,8 @@ func userPrompt(p Passage) string {
 	switch p.Type {
 	case "figure", "table":
 		fmt.Fprintf(&b, "This is the caption of a %s; you see the caption only, not the %s itself. Base both fields on the caption alone.\n", p.Type, p.Type)
+	case "caption":
+		b.WriteString("This is the caption of a table or a listing; you see the caption only, not the table or listing itself. Base both fields on the caption alone.\n")
 	case "list_item":
 		b.WriteString("This is one item of a list.\n")
 	}

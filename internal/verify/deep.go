@@ -144,18 +144,24 @@ func Deep(ctx context.Context, p *library.Paper, extract Extractor) (*DeepResult
 		if !intact[i] {
 			continue
 		}
-		found, moved := false, false
+		found, moved, redrawn := false, false, ""
 		for _, e := range byText[c.TextSHA256] {
 			if e.Page != c.Page {
 				continue
 			}
 			if overlap(e.BBox, c.BBox) >= 0.5 {
-				found = true
+				found, redrawn = true, e.ImageSHA256
 				break
 			}
 			moved = true
 		}
 		switch {
+		case found && c.ImageSHA256 != "" && redrawn != "" && redrawn != c.ImageSHA256:
+			// A figure: its crop, drawn again from the unchanged PDF, must
+			// be the PNG the note records.
+			res.Problems = append(res.Problems, DeepProblem{Kind: ExtractorChanged, CiteKey: p.CiteKey, ChunkID: c.ID, Page: c.Page,
+				Detail: fmt.Sprintf("the figure's crop drawn again has SHA-256 %s, the note records %s", shortSHA(redrawn), shortSHA(c.ImageSHA256)),
+				Fix:    hint.Action{Kind: hint.Reextract, Key: p.CiteKey}})
 		case found:
 			res.Confirmed++
 		case moved:

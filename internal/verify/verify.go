@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/hint"
@@ -25,6 +26,10 @@ type Drift struct {
 	Path     string `json:"path"`
 	Expected string `json:"expected"` // text_sha256 recorded in the note
 	Actual   string `json:"actual"`   // SHA-256 of the blockquote text now
+	// Image is set when the drift is a figure's crop: its path (relative
+	// to the library home) whose bytes no longer hash to the chunk's
+	// image_sha256 (Expected); Actual is "" when the file is missing.
+	Image string `json:"image,omitempty"`
 }
 
 // NoteError is a note that could not be read or parsed.
@@ -68,10 +73,24 @@ func Files(paths []string) *Report {
 			continue
 		}
 		nr := NoteResult{CiteKey: n.Front.CiteKey, Path: p, Chunks: len(n.Chunks)}
+		home := filepath.Dir(filepath.Dir(p)) // notes are <home>/wiki/*.md
 		for _, c := range n.Chunks {
 			if got := chunk.Hash(c.Text); got != c.TextSHA256 {
 				nr.Drifts++
 				r.Drifts = append(r.Drifts, Drift{CiteKey: n.Front.CiteKey, ChunkID: c.ID, Path: p, Expected: c.TextSHA256, Actual: got})
+			}
+			if c.Image == "" {
+				continue
+			}
+			// A figure's crop: re-hash the PNG. The path comes from the
+			// note: only a relative path inside the home is followed.
+			got := ""
+			if rel := filepath.FromSlash(c.Image); filepath.IsLocal(rel) {
+				got, _ = fileSHA256(filepath.Join(home, rel))
+			}
+			if got != c.ImageSHA256 {
+				nr.Drifts++
+				r.Drifts = append(r.Drifts, Drift{CiteKey: n.Front.CiteKey, ChunkID: c.ID, Path: p, Expected: c.ImageSHA256, Actual: got, Image: c.Image})
 			}
 		}
 		r.Chunks += nr.Chunks

@@ -276,7 +276,7 @@ type searchForm struct {
 }
 
 // chunkTypes are the types the search form offers.
-var chunkTypes = []string{chunk.TypeParagraph, chunk.TypeHeading, chunk.TypeListItem, chunk.TypeFigure, chunk.TypeTable,
+var chunkTypes = []string{chunk.TypeParagraph, chunk.TypeHeading, chunk.TypeListItem, chunk.TypeFigure, chunk.TypeTable, chunk.TypeCaption,
 	chunk.TypeFigureText, chunk.TypeTableText, chunk.TypeEquation, chunk.TypeCode, chunk.TypeFootnote, chunk.TypeReference,
 	chunk.TypePageHeader, chunk.TypePageFooter, chunk.TypeMarginNote}
 
@@ -444,12 +444,12 @@ func (v *Viewer) chunkRow(key string, c chunk.Chunk) chunkRow {
 		View: deeplink.Link{Key: key, Page: c.Page, BBox: c.BBox, HasBox: true, Chunk: c.ID}.Path(), Edited: chunk.Hash(c.Text) != c.TextSHA256}
 	img := "/img/" + url.PathEscape(key) + "/" + strconv.Itoa(c.Page)
 	switch c.Type {
-	case chunk.TypeFigure, chunk.TypeTable:
-		// The caption's page, small, with the caption marked: the figure
+	case chunk.TypeCaption:
+		// The caption's page, small, with the caption marked: the float
 		// is beside it on the page.
 		row.Figure = img + "?w=480"
-		row.FigureAlt = fmt.Sprintf("page %d, where the %s captioned here appears", c.Page, c.Type)
-	case chunk.TypeFigureText:
+		row.FigureAlt = fmt.Sprintf("page %d, where the float captioned here appears", c.Page)
+	case chunk.TypeFigure, chunk.TypeTable, chunk.TypeFigureText:
 		b := pad(c.BBox, 6)
 		row.Figure = img + "/region?" + url.Values{"bbox": {fmt.Sprintf("%.2f,%.2f,%.2f,%.2f", b[0], b[1], b[2], b[3])}, "w": {"640"}}.Encode()
 		row.FigureAlt = fmt.Sprintf("the figure on page %d whose text this is", c.Page)

@@ -234,15 +234,15 @@ func TestLibraryAndPaper(t *testing.T) {
 	if !strings.Contains(body, `<th>Title</th>`) || !strings.Contains(body, `class="warnings"`) {
 		t.Error("paper page lacks the metadata table or the warnings")
 	}
-	// A figure caption is shown with its page image, text inside a figure
-	// with its region.
+	// A caption is shown with its page image, a figure and the text
+	// inside it with the figure's region.
 	for _, c := range n.Chunks {
 		switch c.Type {
-		case chunk.TypeFigure:
+		case chunk.TypeCaption:
 			if !strings.Contains(item(body, c.ID), `<img loading="lazy" src="/img/`+shenKey+`/`+strconv.Itoa(c.Page)+`?w=480"`) {
-				t.Errorf("figure chunk %s has no page image", c.ID)
+				t.Errorf("caption chunk %s has no page image", c.ID)
 			}
-		case chunk.TypeFigureText:
+		case chunk.TypeFigure, chunk.TypeFigureText:
 			if !strings.Contains(body, `/img/`+shenKey+`/`+strconv.Itoa(c.Page)+`/region?bbox=`) {
 				t.Errorf("figure text chunk %s has no region image", c.ID)
 			}
