@@ -270,7 +270,6 @@ func blockedBy(p *Page, b *Block, box pdf.Rect) bool {
 	return false
 }
 
-
 // DebugFloats, when set, receives the float finder's decisions (a
 // development aid).
 var DebugFloats = &debugFloats

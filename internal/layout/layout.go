@@ -822,7 +822,7 @@ func endsSentence(s string) bool {
 
 var (
 	numberedHeading = regexp.MustCompile(`^(\d+(\.\d+)*\.?|[IVX]+\.|[IVX]+(\.[IVX]+)+\.?|[A-Z]\.(\d+(\.\d+)*)?|Appendix [A-Z])\s+\S`)
-	namedHeadings = map[string]bool{
+	namedHeadings   = map[string]bool{
 		"abstract": true, "introduction": true, "references": true, "acknowledgments": true,
 		"acknowledgements": true, "acknowledgment": true, "acknowledgement": true, "conclusion": true,
 		"conclusions": true, "related work": true, "appendix": true, "bibliography": true,

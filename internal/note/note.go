@@ -226,6 +226,15 @@ func Format(n *Note) ([]byte, error) {
 			}
 		}
 		b.WriteString("\n")
+		if c.Image != "" {
+			// The figure's crop, as a markdown image relative to the note
+			// (notes are in <home>/wiki, crops in <home>/raw/figs).
+			alt := c.Label
+			if alt == "" {
+				alt = "figure"
+			}
+			b.WriteString("![" + strings.NewReplacer("[", "(", "]", ")").Replace(oneLine(alt)) + "](../" + c.Image + ")\n\n")
+		}
 		if c.Paraphrase != "" {
 			b.WriteString("**Paraphrase:** " + oneLine(c.Paraphrase) + "\n")
 		}

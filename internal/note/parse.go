@@ -187,6 +187,8 @@ func (p *parser) chunk() error {
 		switch {
 		case strings.TrimSpace(l) == "":
 			p.i++
+		case strings.HasPrefix(l, "![") && c.Type == chunk.TypeFigure:
+			p.i++ // the crop's image link; the provenance's image is the record
 		case strings.HasPrefix(l, "**Paraphrase:**"):
 			c.Paraphrase = strings.TrimSpace(strings.TrimPrefix(l, "**Paraphrase:**"))
 			p.i++
