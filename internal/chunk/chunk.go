@@ -320,6 +320,16 @@ func Build(pages []*layout.Page) Result {
 					c.Text, c.Label = text, ""
 				}
 				add(b, c)
+			case b.Kind == layout.Code && b.Label != "":
+				c := Chunk{Type: TypeCode, BBox: box(b.Box)}
+				c.Text, c.Label = equationText(b)
+				if c.Text == "" {
+					c.Text, c.Label = text, ""
+				}
+				if f != nil {
+					floatChunk[f] = len(res.Chunks)
+				}
+				add(b, c)
 			default:
 				if b.Kind == layout.Code && f != nil {
 					floatChunk[f] = len(res.Chunks)

@@ -517,6 +517,9 @@ func textGrids(lines []*Line, taken []floatArea, ro roles) []pdf.Rect {
 		if columns(all, len(run)) < 2 && numbers*2 < cells {
 			continue
 		}
+		if displayMath(box, all, lines) {
+			continue
+		}
 		out = append(out, box)
 	}
 	return out
@@ -954,4 +957,30 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
 	return out, found
+}
+
+// displayMath reports whether a grid of cells is a display equation (a
+// matrix, a system of equations, a cases construct) rather than a table:
+// an equation number alone is set to its right within its height, or
+// most of its cells are mathematics (mathLine) or brackets drawn in
+// pieces (private-use glyphs).
+func displayMath(box pdf.Rect, cells, lines []*Line) bool {
+	for _, l := range lines {
+		if eqNumber.MatchString(l.Text) && l.Box.X0 >= box.X1-1 && l.Base >= box.Y0-2 && l.Base <= box.Y1+2 {
+			return true
+		}
+	}
+	m := 0
+	for _, l := range cells {
+		pua := 0
+		for _, r := range l.Text {
+			if r >= 0xE000 && r <= 0xF8FF {
+				pua++
+			}
+		}
+		if mathLine(l) || pua > 0 {
+			m++
+		}
+	}
+	return m*2 > len(cells)
 }

@@ -270,8 +270,23 @@ func equationLabels(p *Page) {
 		out = append(out, b)
 	}
 	p.Blocks = out
+	// A number beside a line of another block: that line is a display
+	// (set inside a paragraph's region, or a numbered line of code).
+	for changed := true; changed; {
+		changed = false
+		for i, b := range p.Blocks {
+			if len(b.Lines) != 1 || !eqNumber.MatchString(b.Lines[0].Text) || b.Kind != Equation && b.Kind != Paragraph {
+				continue
+			}
+			if parts := displayLine(p, b); parts != nil {
+				p.Blocks = append(p.Blocks[:i], p.Blocks[i+1:]...)
+				changed = true
+				break
+			}
+		}
+	}
 	for _, b := range p.Blocks {
-		if b.Kind != Equation {
+		if b.Kind != Equation && b.Kind != Code {
 			continue
 		}
 		var nums []string
@@ -315,4 +330,65 @@ func nearestEquation(p *Page, num *Block) *Block {
 		}
 	}
 	return best
+}
+
+// displayLine joins an equation number alone (num) to the line of
+// another body block on its baseline to its left: a Code or Equation
+// block takes it as it is; a block of another kind is split there, the
+// line and the number becoming an Equation block of their own between
+// the lines before and after it. It returns the blocks that replaced
+// the one split (nil when no line was found); the caller removes num.
+func displayLine(p *Page, num *Block) []*Block {
+	n := num.Lines[0]
+	for bi, b := range p.Blocks {
+		if b == num || b.Rotated != num.Rotated || b.Kind.Furniture() || b.Float != nil || isCaption(b.Kind) || b.Kind == Heading ||
+			b.Kind == TableText || b.Kind == FigureText || b.Box.X0 >= n.Box.X0 {
+			continue
+		}
+		at := -1
+		for i, l := range b.Lines {
+			if math.Abs(l.Base-n.Base) < 0.5*math.Max(l.Size, n.Size) && l.Box.X1 <= n.Box.X0+1 {
+				at = i
+				break
+			}
+		}
+		// A short display of a few lines (none of them prose) that the
+		// number is set beside, centred on its height.
+		short := len(b.Lines) <= 4 && b.Box.Y0 <= n.Base && b.Box.Y1 >= n.Base && b.Box.X1 <= n.Box.X0+1
+		for _, l := range b.Lines {
+			if prose(l) {
+				short = false
+			}
+		}
+		if at < 0 && !short {
+			continue
+		}
+		if b.Kind == Code || b.Kind == Equation || at < 0 {
+			if b.Kind != Code {
+				b.Kind = Equation
+			}
+			b.Lines = append(b.Lines, n)
+			sortLinesTopDown(b.Lines)
+			b.Box = b.Box.Union(n.Box)
+			return []*Block{b}
+		}
+		var parts []*Block
+		if at > 0 {
+			before := newBlock(b.Kind, b.Lines[:at])
+			before.Section, before.Continues = b.Section, b.Continues
+			parts = append(parts, before)
+		}
+		eq := newBlock(Equation, []*Line{b.Lines[at], n})
+		if at == 0 {
+			eq.Section = b.Section
+		}
+		parts = append(parts, eq)
+		if at+1 < len(b.Lines) {
+			parts = append(parts, newBlock(b.Kind, b.Lines[at+1:]))
+		}
+		rest := append([]*Block{}, p.Blocks[bi+1:]...)
+		p.Blocks = append(append(p.Blocks[:bi], parts...), rest...)
+		return parts
+	}
+	return nil
 }
