@@ -5,12 +5,15 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/crossmem/crossmem/internal/chunk"
+	"github.com/crossmem/crossmem/internal/note"
 	"github.com/crossmem/crossmem/internal/quote"
 	"github.com/crossmem/crossmem/internal/search"
 )
@@ -340,6 +343,7 @@ func hits(ranked []*candidate, text string, p parsed, wikiDir string, explain bo
 		excerptTokens = []string{strings.ToLower(strings.Join(strings.Fields(text), " "))}
 		excerptTokens = append(excerptTokens, p.words...)
 	}
+	images := figureImages{}
 	for _, c := range ranked {
 		h := search.Hit{
 			CiteKey: c.citeKey, Title: c.title, ChunkID: c.chunkID, Page: c.page, PageLabel: c.pageLabel, Section: c.section, Type: c.typ,
@@ -364,9 +368,37 @@ func hits(ranked []*candidate, text string, p parsed, wikiDir string, explain bo
 				VectorRank: c.vecRank, VectorScore: round(c.vecScore),
 				AdvisoryRank: c.advRank, AdvisoryScore: round(c.adv), Fused: round(c.fused)}
 		}
+		if c.typ == chunk.TypeFigure {
+			h.Image = images.of(wikiDir, c.noteName, c.chunkID)
+		}
 		out = append(out, h)
 	}
 	return out
+}
+
+// figureImages finds the crops of figure hits in their notes (the index
+// does not store them), reading each note once per search.
+type figureImages map[string]map[string]string // note name → chunk id → absolute path
+
+// of returns the absolute path of the crop of chunk id in note name, ""
+// when the note names none (or names a path outside the library home).
+func (f figureImages) of(wikiDir, name, id string) string {
+	m, ok := f[name]
+	if !ok {
+		m = map[string]string{}
+		f[name] = m
+		if data, err := os.ReadFile(filepath.Join(wikiDir, name)); err == nil {
+			if n, err := note.Parse(data); err == nil {
+				home := filepath.Dir(wikiDir)
+				for _, c := range n.Chunks {
+					if rel := filepath.FromSlash(c.Image); c.Image != "" && filepath.IsLocal(rel) {
+						m[c.ID] = filepath.Join(home, rel)
+					}
+				}
+			}
+		}
+	}
+	return m[id]
 }
 
 func nz(w float64) float64 {

@@ -12,12 +12,14 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
@@ -80,7 +82,8 @@ type RecallInput struct {
 	YearFrom  int    `json:"year_from,omitempty" jsonschema:"Only papers published in or after this year"`
 	YearTo    int    `json:"year_to,omitempty" jsonschema:"Only papers published in or before this year (not before year_from)"`
 	Section   string `json:"section,omitempty" jsonschema:"Only chunks whose section heading contains this (case-insensitive)"`
-	Type      string `json:"type,omitempty" jsonschema:"Only chunks of this type (figure and table are captions; page_header, page_footer and margin_note are page furniture, left out unless asked)"`
+	Type      string `json:"type,omitempty" jsonschema:"Only chunks of this type: paragraph, heading, list_item, figure (its text is its caption; the hit names its image), table (its cells: one row per line, cells separated by tabs), caption (a table's or a listing's caption), figure_text, equation, code, footnote, reference; page_header, page_footer and margin_note are page furniture, left out unless asked"`
+	Images    bool   `json:"images,omitempty" jsonschema:"Also return the picture of each figure among the results as image content (PNG, the figure's region as the PDF draws it), to look at the figure before citing it"`
 	Furniture bool   `json:"furniture,omitempty" jsonschema:"Include page furniture (running heads, page numbers, margin stamps)"`
 	Explain   bool   `json:"explain,omitempty" jsonschema:"Add per-result lane ranks and scores (BM25, vector, phrase, fused) and notes on the lanes used"`
 }
@@ -470,7 +473,39 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 	if err != nil {
 		return nil, render.RecallOutput{}, toolError{err}
 	}
-	return textResult(render.SearchText(in.Query, res, in.Explain)), render.Recall(in.Query, res), nil
+	out := textResult(render.SearchText(in.Query, res, in.Explain))
+	if in.Images {
+		out.Content = append(out.Content, figureImages(res.Hits)...)
+	}
+	return out, render.Recall(in.Query, res), nil
+}
+
+// MaxImageBytes bounds one figure image a tool returns: a crop larger than
+// this (a full page drawn at 150 dpi is about 1 MB) is left out.
+const MaxImageBytes = 8 << 20
+
+// figureImages returns the crops of the figure hits as image content, in
+// the hits' order; a crop that cannot be read (removed, larger than
+// MaxImageBytes, not a PNG) is left out (the hit's image path says where
+// it should be).
+func figureImages(hits []search.Hit) []mcp.Content {
+	var out []mcp.Content
+	for _, h := range hits {
+		if h.Image == "" {
+			continue
+		}
+		f, err := os.Open(h.Image)
+		if err != nil {
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
+		f.Close()
+		if err != nil || len(data) > MaxImageBytes || !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
+			continue
+		}
+		out = append(out, &mcp.ImageContent{Data: data, MIMEType: "image/png"})
+	}
+	return out
 }
 
 // ServeStdio runs the server over in and out (a client's pipes: stdin and

@@ -372,7 +372,7 @@ type textHit struct {
 	CiteKey, Title, Section, Chunk, Excerpt, Link, View string
 }
 
-var hitRE = regexp.MustCompile(`^(\d+)\. \[([^\]]+)\] (.*)\n   section: (.*)\n   chunk: (.*)\n   excerpt: (.*)\n   link: (.*)(?:\n   view: (.*))?$`)
+var hitRE = regexp.MustCompile(`^(\d+)\. \[([^\]]+)\] (.*)\n   section: (.*)\n   chunk: (.*)\n   excerpt: (.*)\n   link: (.*)(?:\n   image: .*)?(?:\n   view: (.*))?$`)
 
 func parseHits(t *testing.T, text string) []textHit {
 	t.Helper()

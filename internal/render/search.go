@@ -67,6 +67,9 @@ func Hits(query string, hits []search.Hit) string {
 			}
 		}
 		fmt.Fprintf(&b, "   link: %s\n", h.Link)
+		if h.Image != "" {
+			fmt.Fprintf(&b, "   image: %s\n", search.FileURL(h.Image))
+		}
 		if h.ViewerURL != "" {
 			fmt.Fprintf(&b, "   view: %s\n", h.ViewerURL)
 		}

@@ -34,7 +34,7 @@ type Query struct {
 	YearFrom int    // first year, 0 = open
 	YearTo   int    // last year, 0 = open
 	Section  string // a case-insensitive part of the section heading
-	Type     string // chunk type: paragraph, heading, caption, ...
+	Type     string // chunk type: paragraph, heading, figure, table, caption, equation, code, ...
 	// Furniture includes page furniture (page_header, page_footer,
 	// margin_note), which is left out unless asked for here or by Type.
 	Furniture bool
@@ -55,6 +55,9 @@ type Hit struct {
 	Type      string `json:"type"`
 	Excerpt   string `json:"excerpt"` // at most MaxExcerpt characters of the chunk's verbatim text
 	Link      string `json:"link"`    // file:// URL of the note
+	// Image is, for a figure chunk, the absolute path of its crop (a PNG
+	// compile drew, named in the note); "" otherwise.
+	Image string `json:"image,omitempty"`
 	// ViewerURL opens the chunk on its PDF page, bbox highlighted, in the
 	// library viewer (`crossmem serve`): set by Viewer, "" without one.
 	ViewerURL string  `json:"viewer_url,omitempty"`
