@@ -200,7 +200,8 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 	for _, a := range ruledTables(hRules, vRules, lines, ro) {
 		areas = append(areas, floatArea{TableText, a})
 	}
-	for _, a := range textGrids(lines, areas, ro) {
+	grids, maths := textGrids(lines, areas, ro)
+	for _, a := range grids {
 		areas = append(areas, floatArea{TableText, a})
 	}
 	for i := range areas {
@@ -212,6 +213,19 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 	v := append([]pdf.Rect(nil), vRules...)
 	for _, a := range figures(marks, h, v, images, lines, areas, ro, st) {
 		areas = append(areas, floatArea{FigureText, a})
+	}
+	// Display mathematics set as a grid: one Equation region, after the
+	// floats (a figure's labels are not an equation).
+	for _, a := range maths {
+		in := false
+		for _, f := range areas {
+			if x := a.Intersect(f.box); x != (pdf.Rect{}) && x.Width()*x.Height() >= 0.5*a.Width()*a.Height() {
+				in = true
+			}
+		}
+		if !in {
+			areas = append(areas, floatArea{Equation, a})
+		}
 	}
 	return areas, hRules, vRules
 }
@@ -429,7 +443,10 @@ func rowsOf(lines []*Line) []*row {
 // least five rows (an author grid on a title page does neither). Rows are
 // looked for per column of the page: lines of running text split the page
 // into the parts they do not cover.
-func textGrids(lines []*Line, taken []floatArea, ro roles) []pdf.Rect {
+//
+// Grids that are display mathematics (displayMath) are returned apart, as
+// maths.
+func textGrids(lines []*Line, taken []floatArea, ro roles) (out, maths []pdf.Rect) {
 	var free []*Line
 	for _, l := range lines {
 		in := false
@@ -475,7 +492,6 @@ func textGrids(lines []*Line, taken []floatArea, ro roles) []pdf.Rect {
 		}
 		cs = append(cs, cand{r, cells, ok})
 	}
-	var out []pdf.Rect
 	for i := 0; i < len(cs); {
 		if !cs[i].ok {
 			i++
@@ -518,11 +534,12 @@ func textGrids(lines []*Line, taken []floatArea, ro roles) []pdf.Rect {
 			continue
 		}
 		if displayMath(box, all, lines) {
+			maths = append(maths, box)
 			continue
 		}
 		out = append(out, box)
 	}
-	return out
+	return out, maths
 }
 
 func cellsBox(ls []*Line) pdf.Rect {
@@ -903,11 +920,12 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 	areas, hRules, vRules := findFloats(body, gs, extent, st)
 	found := make([]*Float, len(areas))
 	for i, a := range areas {
-		k := Figure
-		if a.kind == TableText {
-			k = Table
+		switch a.kind {
+		case TableText:
+			found[i] = &Float{Kind: Table, Box: a.box}
+		case FigureText:
+			found[i] = &Float{Kind: Figure, Box: a.box}
 		}
-		found[i] = &Float{Kind: k, Box: a.box}
 	}
 	if len(areas) == 0 {
 		return body, found
@@ -956,7 +974,13 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 		_ = i
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
-	return out, found
+	var fs []*Float
+	for _, f := range found {
+		if f != nil {
+			fs = append(fs, f)
+		}
+	}
+	return out, fs
 }
 
 // displayMath reports whether a grid of cells is a display equation (a
