@@ -150,6 +150,7 @@ type result struct {
 	figures, tableChunks       int
 	eqNumbers, equations, eqLb int
 	labelled, linked           ratio
+	inside                     int // paragraph or heading chunks inside a figure's region
 	misses                     []string
 }
 
@@ -210,6 +211,21 @@ func measure(e *pdf.Engine, path, gtDir string, o options) (*result, error) {
 		if eqNumberAlone.MatchString(strings.TrimSpace(c.Text)) {
 			r.eqNumbers++
 			r.miss("equation number alone: p%d %s %s %q", c.Page, c.ID, c.Type, c.Text)
+		}
+	}
+	// Text inside a figure that came out as a paragraph or a heading.
+	for _, f := range chunks {
+		if f.Type != chunk.TypeFigure {
+			continue
+		}
+		for _, c := range chunks {
+			if c.Page != f.Page || c.Type != chunk.TypeParagraph && c.Type != chunk.TypeHeading {
+				continue
+			}
+			if within(c.BBox, f.BBox) >= 0.8 {
+				r.inside++
+				r.miss("p%d %s %s inside figure %s: %q", c.Page, c.ID, c.Type, f.ID, head(c.Text, 50))
+			}
 		}
 	}
 	// Numbered figure and table captions and their floats.
@@ -432,6 +448,17 @@ func iou(a, b [4]float64) float64 {
 	return i / u
 }
 
+// within is the share of box a's area that lies in box b.
+func within(a, b [4]float64) float64 {
+	x0, y0 := math.Max(a[0], b[0]), math.Max(a[1], b[1])
+	x1, y1 := math.Min(a[2], b[2]), math.Min(a[3], b[3])
+	area := (a[2] - a[0]) * (a[3] - a[1])
+	if x1 <= x0 || y1 <= y0 || area <= 0 {
+		return 0
+	}
+	return (x1 - x0) * (y1 - y0) / area
+}
+
 func round(b [4]float64) [4]float64 {
 	for i := range b {
 		b[i] = math.Round(b[i])
@@ -478,12 +505,13 @@ func report(w io.Writer, rs []*result, o options) bool {
 	fmt.Fprintf(w, "| **all** | %v | %v | %v | %v | |\n\n", pics, caps, kinds, tabs)
 	fmt.Fprintln(w, "## Whole corpus")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| file | figure chunks | table chunks | equation chunks (with label) | equation number alone | Figure/Table captions linked to a float |")
-	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- |")
-	var eqn, figs, tables, eqs, eqlb int
+	fmt.Fprintln(w, "| file | figure chunks | table chunks | equation chunks (with label) | equation number alone | Figure/Table captions linked to a float | paragraphs/headings inside a figure |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- |")
+	var eqn, figs, tables, eqs, eqlb, inside int
 	var linked ratio
 	for _, r := range rs {
-		fmt.Fprintf(w, "| %s | %d | %d | %d (%d) | %d | %v |\n", r.name, r.figures, r.tableChunks, r.equations, r.eqLb, r.eqNumbers, r.labelled)
+		fmt.Fprintf(w, "| %s | %d | %d | %d (%d) | %d | %v | %d |\n", r.name, r.figures, r.tableChunks, r.equations, r.eqLb, r.eqNumbers, r.labelled, r.inside)
+		inside += r.inside
 		eqn += r.eqNumbers
 		figs += r.figures
 		tables += r.tableChunks
@@ -491,7 +519,7 @@ func report(w io.Writer, rs []*result, o options) bool {
 		eqlb += r.eqLb
 		linked = ratio{linked.hit + r.labelled.hit, linked.total + r.labelled.total}
 	}
-	fmt.Fprintf(w, "| **all** | %d | %d | %d (%d) | %d | %v |\n", figs, tables, eqs, eqlb, eqn, linked)
+	fmt.Fprintf(w, "| **all** | %d | %d | %d (%d) | %d | %v | %d |\n", figs, tables, eqs, eqlb, eqn, linked, inside)
 	if o.verbose {
 		for _, r := range rs {
 			if len(r.misses) == 0 {

@@ -214,6 +214,24 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 	for _, a := range figures(marks, h, v, images, lines, areas, ro, st) {
 		areas = append(areas, floatArea{FigureText, a})
 	}
+	// A table drawn inside a figure (a page shown in a figure) is part of
+	// the figure.
+	var kept []floatArea
+	for _, a := range areas {
+		inFigure := false
+		if a.kind == TableText {
+			for _, f := range areas {
+				if x := a.box.Intersect(f.box); f.kind == FigureText && x.Width()*x.Height() >= 0.8*a.box.Width()*a.box.Height() {
+					inFigure = true
+					break
+				}
+			}
+		}
+		if !inFigure {
+			kept = append(kept, a)
+		}
+	}
+	areas = kept
 	// Display mathematics set as a grid: one Equation region, after the
 	// floats (a figure's labels are not an equation).
 	for _, a := range maths {

@@ -343,7 +343,7 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 			within := b.Box.X0 >= f.Box.X0-2 && b.Box.X1 <= f.Box.X1+2
 			beside := gapX <= 2*st.BodySize && b.Box.Y0 >= f.Box.Y0-2 && b.Box.Y1 <= f.Box.Y1+2 // an axis title
 			if gap <= 2*st.BodySize && within || beside {
-				b.Kind = f.Kind
+				b.Kind, b.Float = f.Kind, f.Float
 				f.Box = f.Box.Union(b.Box)
 				if f.Float != nil {
 					f.Float.Box = f.Float.Box.Union(b.Box)
