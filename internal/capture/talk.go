@@ -124,7 +124,7 @@ func Talk(ctx context.Context, lib *library.Library, input string, o TalkOptions
 	}
 	if p := t.existing(); p != nil {
 		if subs != nil {
-			return t.addSubtitles(ctx, p)
+			return t.addSubtitles(ctx)
 		}
 		return &Result{Paper: p, Existing: true, Input: id}, nil
 	}
@@ -175,13 +175,14 @@ type talkRun struct {
 // <video id>.subs.vtt|srt, replacing an earlier one) and names it in the
 // sidecar as the transcript, under the library lock: a recording
 // captured without subtitles gets them without being captured again.
-func (t *talkRun) addSubtitles(ctx context.Context, p *library.Paper) (*Result, error) {
+func (t *talkRun) addSubtitles(ctx context.Context) (*Result, error) {
 	unlock, err := t.lib.Lock(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if p = t.existing(); p == nil { // removed meanwhile
+	p := t.existing() // again, under the lock: removed meanwhile?
+	if p == nil {
 		return nil, fmt.Errorf("%s: the talk was removed while its subtitles were added; capture it again", t.videoID)
 	}
 	dir := t.lib.TalkDir(p)
