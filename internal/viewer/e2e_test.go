@@ -317,7 +317,7 @@ func TestBrowser(t *testing.T) {
 		if twoCol == nil && c.Page == 2 && c.Type == chunk.TypeParagraph && c.BBox[0] > g.Width/2 && len(strings.Fields(c.Text)) > 30 {
 			twoCol = c
 		}
-		if figure == nil && c.Type == chunk.TypeFigure {
+		if figure == nil && c.Type == chunk.TypeCaption {
 			figure = c
 		}
 		if twoCol != nil && figure != nil {
