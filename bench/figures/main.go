@@ -149,7 +149,7 @@ type result struct {
 	cellShare                  []float64
 	figures, tableChunks       int
 	eqNumbers, equations, eqLb int
-	labelled, linked           ratio
+	labelled                   ratio
 	inside                     int // paragraph or heading chunks inside a figure's region
 	misses                     []string
 }

@@ -247,7 +247,7 @@ func nearestFloat(p *Page, b *Block, st Stats) *Float {
 // blockedBy reports whether running text (a paragraph or list item of two
 // lines or more, or a heading) lies between caption b and box.
 func blockedBy(p *Page, b *Block, box pdf.Rect) bool {
-	top, bottom := math.Max(box.Y0, b.Box.Y0), math.Min(box.Y1, b.Box.Y1)
+	var top, bottom float64
 	if box.Y0 >= b.Box.Y1 {
 		top, bottom = box.Y0, b.Box.Y1
 	} else if box.Y1 <= b.Box.Y0 {
