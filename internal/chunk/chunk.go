@@ -304,9 +304,14 @@ func Build(pages []*layout.Page) Result {
 					captions = append(captions, len(res.Chunks))
 				}
 				add(b, c)
-			case b.Kind == layout.TableText && f != nil && len(f.Cells) > 0:
+			case b.Kind == layout.TableText && f != nil && len(f.Cells) > 0 && !emitted[f]:
+				emitted[f] = true
 				floatChunk[f] = len(res.Chunks)
 				add(b, Chunk{Type: TypeTable, Text: TableText(f.Cells), BBox: box(f.Box)})
+			case b.Kind == layout.TableText && f != nil && emitted[f]:
+				// More text of a table already given (a turned head row
+				// read in its own orientation): its own text, linked.
+				add(b, Chunk{Type: TypeTableText, Text: text, BBox: box(b.Box), Float: res.Chunks[floatChunk[f]].ID})
 			case b.Kind == layout.TableText:
 				// A table whose cells could not be read: its text as read.
 				add(b, Chunk{Type: TypeTable, Text: text, BBox: box(b.Box)})
