@@ -65,8 +65,9 @@ type Options struct {
 // until Close. Create it with Open and release it with Close.
 //
 // An Engine is safe for concurrent use. Documents that OpenBytes and
-// OpenFile open live on the first instance, however many are open (go-pdfium
-// serialises the calls on one instance); Read borrows as many idle instances
+// OpenFile open live on the first instance, however many are open; go-pdfium
+// does not serialise the calls on one instance (nor a rendering's Cleanup),
+// so every Document call holds its instance's lock. Read borrows as many idle instances
 // as it can use, the first among them, for its own documents. Calls on one
 // Document are not safe for concurrent use.
 type Engine struct {
@@ -78,6 +79,22 @@ type Engine struct {
 	mu      sync.Mutex
 	started int // instances created (idle or in use)
 	all     []pdfium.Pdfium
+	locks   map[pdfium.Pdfium]*sync.Mutex // one per instance: its calls one at a time
+}
+
+// lockOf returns inst's lock, held by every Document call on inst.
+func (e *Engine) lockOf(inst pdfium.Pdfium) *sync.Mutex {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.locks == nil {
+		e.locks = map[pdfium.Pdfium]*sync.Mutex{}
+	}
+	l := e.locks[inst]
+	if l == nil {
+		l = &sync.Mutex{}
+		e.locks[inst] = l
+	}
+	return l
 }
 
 // Open starts pdfium. ctx bounds the start-up only.
@@ -208,7 +225,8 @@ func (e *Engine) Close() error {
 type Document struct {
 	e        *Engine
 	inst     pdfium.Pdfium
-	borrowed bool // inst was borrowed by a Read and goes back on Close
+	mu       *sync.Mutex // inst's lock (Engine.lockOf)
+	borrowed bool        // inst was borrowed by a Read and goes back on Close
 	ref      references.FPDF_DOCUMENT
 	numPages int
 	data     []byte
@@ -247,6 +265,9 @@ func (e *Engine) open(inst pdfium.Pdfium, borrowed bool, data []byte) (*Document
 			e.release(inst)
 		}
 	}
+	mu := e.lockOf(inst)
+	mu.Lock()
+	defer mu.Unlock()
 	doc, err := inst.OpenDocument(&requests.OpenDocument{File: &data})
 	if err != nil {
 		release()
@@ -261,7 +282,7 @@ func (e *Engine) open(inst pdfium.Pdfium, borrowed bool, data []byte) (*Document
 		release()
 		return nil, fmt.Errorf("count pages: %w", err)
 	}
-	return &Document{e: e, inst: inst, borrowed: borrowed, ref: doc.Document, numPages: pc.PageCount, data: data}, nil
+	return &Document{e: e, inst: inst, mu: mu, borrowed: borrowed, ref: doc.Document, numPages: pc.PageCount, data: data}, nil
 }
 
 // IsPDF reports whether data starts with a PDF header ("%PDF-" within the
@@ -283,7 +304,9 @@ func (d *Document) Close() error {
 	if d == nil || d.e == nil {
 		return nil
 	}
+	d.mu.Lock()
 	_, err := d.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: d.ref})
+	d.mu.Unlock()
 	if d.borrowed {
 		d.e.release(d.inst)
 	}
@@ -299,6 +322,8 @@ type Info struct {
 
 // Info returns the document information dictionary.
 func (d *Document) Info() Info {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	get := func(tag string) string {
 		r, err := d.inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: d.ref, Tag: tag})
 		if err != nil {
@@ -452,6 +477,8 @@ func (d *Document) Page(n int) (*Page, error) {
 	if n < 1 || n > d.numPages {
 		return nil, fmt.Errorf("page %d out of range 1..%d", n, d.numPages)
 	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	inst := d.inst
 	pageReq := requests.Page{ByIndex: &requests.PageByIndex{Document: d.ref, Index: n - 1}}
 	p := &Page{Number: n}
@@ -591,6 +618,8 @@ func (d *Document) PageText(n int) (string, error) {
 	if n < 1 || n > d.numPages {
 		return "", fmt.Errorf("page %d out of range 1..%d", n, d.numPages)
 	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	inst := d.inst
 	pageReq := requests.Page{ByIndex: &requests.PageByIndex{Document: d.ref, Index: n - 1}}
 	tp, cc, err := d.loadText(n, pageReq)

@@ -97,6 +97,13 @@ type RenderOptions struct {
 
 // Geometry returns page n's (1-based) CropBox size and /Rotate.
 func (d *Document) Geometry(n int) (Geometry, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.geometry(n)
+}
+
+// geometry is Geometry with d.mu held.
+func (d *Document) geometry(n int) (Geometry, error) {
 	if n < 1 || n > d.numPages {
 		return Geometry{}, fmt.Errorf("page %d out of range 1..%d", n, d.numPages)
 	}
@@ -128,7 +135,10 @@ func (d *Document) Geometry(n int) (Geometry, error) {
 // outside 1..MaxRenderSide or past MaxRenderPixels, and an error for a
 // region outside the page.
 func (d *Document) Render(n int, opts RenderOptions) (*Rendering, error) {
-	g, err := d.Geometry(n)
+	// Held until the deferred Cleanup has run: it calls into the instance.
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	g, err := d.geometry(n)
 	if err != nil {
 		return nil, err
 	}

@@ -231,3 +231,59 @@ func TestRenderPNG(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderConcurrentDocuments: documents opened by OpenBytes share one
+// pdfium instance; drawing and reading them from several goroutines at once
+// (a batch compile draws two papers' figures at a time, the viewer serves
+// concurrent requests) gives the images a lone render gives. go-pdfium does
+// not serialise calls on an instance, and a rendering's Cleanup calls into
+// it: without the instance lock the race detector reports this test.
+func TestRenderConcurrentDocuments(t *testing.T) {
+	e := testEngine(t)
+	data := pdftest.Doc(pdftest.Text("hello concurrent world"), false)
+	want := func() []byte {
+		doc, err := e.OpenBytes(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer doc.Close()
+		r, err := doc.Render(1, RenderOptions{Width: 300})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Image.Pix
+	}()
+	const n = 4
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			doc, err := e.OpenBytes(data)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer doc.Close()
+			for range 5 {
+				r, err := doc.Render(1, RenderOptions{Width: 300})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !bytes.Equal(r.Image.Pix, want) {
+					errs <- errors.New("a concurrent render differs from a lone one")
+					return
+				}
+				if _, err := doc.Page(1); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -55,6 +55,8 @@ func (d *Document) Structure() Structure {
 // as pdfium computes it from /PageLabels (style, prefix and start number),
 // or nil when the document declares no page labels.
 func (d *Document) PageLabels() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	labels := make([]string, d.numPages)
 	any := false
 	for i := range labels {
@@ -75,6 +77,8 @@ func (d *Document) PageLabels() []string {
 // and 12 levels deep. Entries whose title cannot be read get an empty
 // Title.
 func (d *Document) Outline() []OutlineEntry {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	var out []OutlineEntry
 	origin := map[int][2]float64{} // page index → CropBox origin
 	var walk func(parent *references.FPDF_BOOKMARK, level int)
