@@ -625,7 +625,7 @@ func (b *Bridge) closeAll() {
 	conns := append([]*extConn(nil), b.conns...)
 	b.mu.Unlock()
 	for _, c := range conns {
-		c.ws.Close(websocket.StatusGoingAway, "crossmem serve is stopping")
+		c.ws.Close(websocket.StatusGoingAway, "the crossmem server is stopping")
 		c.cancel()
 	}
 }

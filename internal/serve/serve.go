@@ -350,7 +350,7 @@ func Refuse(w http.ResponseWriter, r *http.Request, logger *slog.Logger, status 
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	fmt.Fprintf(w, "crossmem serve: refused: %s\n", reason)
+	fmt.Fprintf(w, "refused by crossmem serve: %s\n", reason)
 }
 
 // SameOrigin lets through the requests a read-only page of the server may
