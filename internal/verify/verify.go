@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/hint"
@@ -180,6 +182,9 @@ func Library(ctx context.Context, lib *library.Library, o Options) (*Result, err
 			return nil, err
 		}
 	}
+	// In cite key order: the files' capture-second prefix would order two
+	// papers captured in one second differently from two seconds apart.
+	sort.SliceStable(paths, func(i, j int) bool { return noteKey(paths[i]) < noteKey(paths[j]) })
 	res.Report = Files(paths)
 	res.PDFsChecked, res.PDFs = PDFs(papers)
 	if o.Extract == nil {
@@ -206,4 +211,13 @@ func Library(ctx context.Context, lib *library.Library, o Options) (*Result, err
 		}
 	}
 	return res, nil
+}
+
+// noteKey is the cite key part of a note's file name (<unix seconds>_<key>.md).
+func noteKey(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), ".md")
+	if i := strings.IndexByte(base, '_'); i >= 0 && strings.Trim(base[:i], "0123456789") == "" {
+		return base[i+1:]
+	}
+	return base
 }
