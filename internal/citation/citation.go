@@ -103,6 +103,25 @@ func NoteStyles() []Style { return []Style{APA, MLA, Chicago, IEEE, BibTeX} }
 // String returns the style's name.
 func (s Style) String() string { return string(s) }
 
+// Title is the style's display name as a note's "### " heading and the
+// viewer show it: "APA", "MLA", "Chicago", "IEEE", "BibTeX"; any other
+// style's name in upper case.
+func (s Style) Title() string {
+	switch s {
+	case APA:
+		return "APA"
+	case MLA:
+		return "MLA"
+	case Chicago:
+		return "Chicago"
+	case IEEE:
+		return "IEEE"
+	case BibTeX:
+		return "BibTeX"
+	}
+	return strings.ToUpper(string(s))
+}
+
 // ParseStyle returns the style named s, ignoring case and surrounding
 // space. An unknown name is an error that lists the valid names.
 func ParseStyle(s string) (Style, error) {

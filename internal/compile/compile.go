@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/crossmem/crossmem/internal/chunk"
@@ -290,22 +289,9 @@ func UpdateNote(ctx context.Context, lib *library.Library, key string, c cite.Ci
 	return paper.NotePath, rewriteNote(paper, &c)
 }
 
-// StyleHeading returns the "### " heading a style has in a note.
-func StyleHeading(s citation.Style) string {
-	switch s {
-	case citation.APA:
-		return "APA"
-	case citation.MLA:
-		return "MLA"
-	case citation.Chicago:
-		return "Chicago"
-	case citation.IEEE:
-		return "IEEE"
-	case citation.BibTeX:
-		return "BibTeX"
-	}
-	return strings.ToUpper(string(s))
-}
+// StyleHeading returns the "### " heading a style has in a note
+// (citation.Style.Title).
+func StyleHeading(s citation.Style) string { return s.Title() }
 
 // Extract reads every page of a PDF and chunks it. progress, if set, is
 // called with ("page", i, n) after page i of n. Errors are those of

@@ -399,7 +399,7 @@ func (v *Viewer) paper(w http.ResponseWriter, r *http.Request) {
 			page.CiteError, _ = render.Error(err)
 			break
 		}
-		page.Citations = append(page.Citations, citationRow{Style: styleName(s), Text: c.Text})
+		page.Citations = append(page.Citations, citationRow{Style: s.Title(), Text: c.Text})
 	}
 	if n, err := readNote(p); err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
@@ -421,22 +421,6 @@ func (v *Viewer) paper(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	v.html(w, r, http.StatusOK, "paper", page)
-}
-
-func styleName(s citation.Style) string {
-	switch s {
-	case citation.APA:
-		return "APA"
-	case citation.MLA:
-		return "MLA"
-	case citation.Chicago:
-		return "Chicago"
-	case citation.IEEE:
-		return "IEEE"
-	case citation.BibTeX:
-		return "BibTeX"
-	}
-	return string(s)
 }
 
 func (v *Viewer) chunkRow(key string, c chunk.Chunk) chunkRow {
