@@ -70,13 +70,7 @@ type served struct {
 // stored with what the PDF says, lookup pending).
 func startCrossmem(t *testing.T, home string) (*served, string) {
 	t.Helper()
-	root := corpustest.Root(t)
-	bin := filepath.Join(t.TempDir(), "crossmem")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/crossmem")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/crossmem: %v\n%s", err, out)
-	}
+	bin := corpustest.Binary(t)
 	const offline = "http://127.0.0.1:1"
 	var env []string
 	for _, kv := range os.Environ() {

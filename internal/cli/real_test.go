@@ -29,11 +29,7 @@ func TestRealEnrichCLI(t *testing.T) {
 	warmPDFium(t)
 
 	work := t.TempDir()
-	bin := filepath.Join(work, "crossmem")
-	build := exec.Command("go", "build", "-o", bin, "github.com/crossmem/crossmem/cmd/crossmem")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := corpustest.Binary(t)
 	cache := filepath.Join(work, "cache")
 	os.MkdirAll(cache, 0o755)
 	if err := os.Symlink(wazeroDir, filepath.Join(cache, "wazero")); err != nil {

@@ -19,8 +19,11 @@
 package corpustest
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -123,4 +126,43 @@ func File(t testing.TB, parts ...string) []byte {
 func PDF(t testing.TB, name string) []byte {
 	t.Helper()
 	return File(t, "pdf", name)
+}
+
+var binary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// Binary builds cmd/crossmem once per test process (into a folder of its
+// own under the system's temporary folder) and returns the executable's
+// path, for tests that run the real program. It skips t when the go
+// command is not on PATH and fails it when the build fails, with go
+// build's output.
+func Binary(t testing.TB) string {
+	t.Helper()
+	root := Root(t)
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH: cannot build cmd/crossmem")
+	}
+	binary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "crossmem-test-bin-")
+		if err != nil {
+			binary.err = err
+			return
+		}
+		out := filepath.Join(dir, "crossmem")
+		cmd := exec.Command(goTool, "build", "-o", out, "./cmd/crossmem")
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			binary.err = fmt.Errorf("go build ./cmd/crossmem: %v\n%s", err, b)
+			return
+		}
+		binary.path = out
+	})
+	if binary.err != nil {
+		t.Fatal(binary.err)
+	}
+	return binary.path
 }

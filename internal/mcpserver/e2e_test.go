@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,37 +22,8 @@ import (
 	"github.com/crossmem/crossmem/internal/corpustest"
 )
 
-var binary struct {
-	once sync.Once
-	path string
-	err  error
-}
-
 // buildBinary builds cmd/crossmem once for the package's tests.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	root := corpustest.Root(t)
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH: cannot build cmd/crossmem")
-	}
-	binary.once.Do(func() {
-		start := time.Now()
-		out := filepath.Join(testDir, "bin", "crossmem")
-		cmd := exec.Command(goTool, "build", "-o", out, "./cmd/crossmem")
-		cmd.Dir = root
-		if b, err := cmd.CombinedOutput(); err != nil {
-			binary.err = fmt.Errorf("go build ./cmd/crossmem: %v\n%s", err, b)
-			return
-		}
-		binary.path = out
-		t.Logf("built %s in %v", out, time.Since(start).Round(time.Millisecond))
-	})
-	if binary.err != nil {
-		t.Fatal(binary.err)
-	}
-	return binary.path
-}
+func buildBinary(t *testing.T) string { return corpustest.Binary(t) }
 
 // processEnv is this process's environment without crossmem's variables,
 // plus the library's (and extra, "K=V").

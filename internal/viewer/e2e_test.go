@@ -28,40 +28,8 @@ import (
 	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
-var binary struct {
-	once sync.Once
-	path string
-	err  error
-}
-
 // buildBinary builds cmd/crossmem once for the package's tests.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	root := corpustest.Root(t)
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH: cannot build cmd/crossmem")
-	}
-	binary.once.Do(func() {
-		dir, err := os.MkdirTemp("", "crossmem-viewer-bin-")
-		if err != nil {
-			binary.err = err
-			return
-		}
-		out := filepath.Join(dir, "crossmem")
-		cmd := exec.Command(goTool, "build", "-o", out, "./cmd/crossmem")
-		cmd.Dir = root
-		if b, err := cmd.CombinedOutput(); err != nil {
-			binary.err = fmt.Errorf("go build ./cmd/crossmem: %v\n%s", err, b)
-			return
-		}
-		binary.path = out
-	})
-	if binary.err != nil {
-		t.Fatal(binary.err)
-	}
-	return binary.path
-}
+func buildBinary(t *testing.T) string { return corpustest.Binary(t) }
 
 // required skips t, or fails it where the tools must be there (CI sets
 // CROSSMEM_REQUIRE_SHARED=1 and installs them).
