@@ -67,11 +67,14 @@ func (ix *Index) CountAnnotations(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// carryAnnotations copies into ix the stored answers of the index at old,
-// the one a rebuild replaces, so that answers no note holds (another
-// model's, another prompt version's) survive it. An old index that cannot
-// be read, or has no answers, gives nothing: the notes still give theirs.
-func (ix *Index) carryAnnotations(ctx context.Context, old string) {
+// carryStored copies into ix what the index at old, the one a rebuild
+// replaces, stored that the notes cannot give again: the answers
+// (another model's, another prompt version's answers no note holds) and
+// the chunk embeddings (keyed by chunk text and model; computing them
+// again needs the embedding server and minutes per paper). An old index
+// that cannot be read gives nothing: the notes still give their answers,
+// and the next index update embeds what is missing.
+func (ix *Index) carryStored(ctx context.Context, old string) {
 	if _, err := os.Stat(old); err != nil {
 		return
 	}
@@ -84,6 +87,10 @@ func (ix *Index) carryAnnotations(ctx context.Context, old string) {
 		return
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), `DETACH DATABASE old`)
+	// Each copy is its own statement: a damaged table in the old file
+	// loses only its own rows.
 	conn.ExecContext(ctx, `INSERT OR IGNORE INTO annotations(sha256, model, digest, prompt, server, paraphrase, implication, created_at)
 		SELECT sha256, model, digest, prompt, server, paraphrase, implication, created_at FROM old.annotations`)
+	conn.ExecContext(ctx, `INSERT OR IGNORE INTO embeddings(sha256, model, dim, vec)
+		SELECT sha256, model, dim, vec FROM old.embeddings WHERE length(vec) = 4*dim`)
 }

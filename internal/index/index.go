@@ -16,7 +16,9 @@
 //
 // The index also stores the language model's answers for crossmem enrich
 // (annotations.go): they are not derived from the notes, so a rebuild
-// keeps what the notes hold of them.
+// copies them from the index it replaces (as it copies the chunk
+// embeddings, which only the embedding server can compute again) and
+// takes back what the notes hold of them.
 //
 // Several processes may use one index: writers (compile, `crossmem index`,
 // a server noticing hand-edited notes) serialize on the library lock and on

@@ -102,7 +102,7 @@ func Rebuild(ctx context.Context, path, wikiDir string, lock func(context.Contex
 	if err != nil {
 		return nil, err
 	}
-	nix.carryAnnotations(ctx, path)
+	nix.carryStored(ctx, path)
 	res, err := nix.Sync(ctx, progress)
 	if cerr := nix.Close(); err == nil {
 		err = cerr

@@ -199,3 +199,51 @@ func TestRemoveStale(t *testing.T) {
 		t.Errorf("left: %v", m)
 	}
 }
+
+// TestRebuildKeepsStored: a rebuild keeps what the notes cannot give
+// again (chunk embeddings and enrich's answers), so a library with an
+// embedding model configured does not have to embed every chunk anew.
+func TestRebuildKeepsStored(t *testing.T) {
+	ctx := context.Background()
+	ix, wiki := newIndex(t)
+	path := ix.Path()
+	fe := &fakeEmbedder{}
+	ix.Embedder = fe
+	n, err := ix.EmbedMissing(ctx, nil)
+	if err != nil || n == 0 {
+		t.Fatalf("EmbedMissing = %d, %v", n, err)
+	}
+	m := AnnotationModel{Server: "ollama", Model: "m", Digest: "d", Prompt: 1}
+	if err := ix.PutAnnotation(ctx, m, "s1", Annotation{Paraphrase: "p1"}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := ix.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+
+	if _, err := Rebuild(ctx, path, wiki, noLock, nil); err != nil {
+		t.Fatal(err)
+	}
+	ix2, err := Open(path, wiki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix2.Close()
+	after, err := ix2.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Embeddings != before.Embeddings || after.Embeddings == 0 {
+		t.Errorf("embeddings: %d before the rebuild, %d after", before.Embeddings, after.Embeddings)
+	}
+	fe2 := &fakeEmbedder{}
+	ix2.Embedder = fe2
+	if n, err := ix2.EmbedMissing(ctx, nil); err != nil || n != 0 || fe2.texts.Load() != 0 {
+		t.Errorf("after the rebuild EmbedMissing embedded %d texts (%v)", n, err)
+	}
+	if got, err := ix2.Annotations(ctx, m, []string{"s1"}); err != nil || got["s1"].Paraphrase != "p1" {
+		t.Errorf("answer after the rebuild: %v, %v", got, err)
+	}
+}
