@@ -140,6 +140,9 @@ type Passage struct {
 	Text       string  `json:"text"` // the chunk text, white space collapsed
 	// ViewerURL opens the passage in the library viewer; "" without one.
 	ViewerURL string `json:"viewer_url,omitempty"`
+	// Media is where a talk's passage is in its recording (its time, the
+	// link that opens it there); nil for a paper's. Page is 0 then.
+	Media *search.Media `json:"media,omitempty"`
 }
 
 // Provenance is a `% crossmem: <key> <chunk_id> sha256=<...>` provenance
@@ -841,7 +844,7 @@ func (c *Checker) nearest(ctx context.Context, q string, keys []string) ([]Passa
 				continue
 			}
 			out = append(out, Passage{CiteKey: h.CiteKey, ChunkID: h.ChunkID, Page: h.Page, PageLabel: ch.PageLabel,
-				Similarity: similarity(qw, strings.Fields(ch.Norm)), Text: collapse(ch.Text)})
+				Similarity: similarity(qw, strings.Fields(ch.Norm)), Text: collapse(ch.Text), Media: ch.Media})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Similarity > out[j].Similarity })

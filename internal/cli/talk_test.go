@@ -290,8 +290,8 @@ func TestTalkFromWebPage(t *testing.T) {
 	bad := filepath.Join(dir, "bad.md")
 	os.WriteFile(bad, []byte(fmt.Sprintf("The talk says \"Dijkstra's method settles two nodes at a time.\" [@%s]\n", key)), 0o644)
 	out, _, code := l.run(t, "check", bad)
-	if code != 1 || !strings.Contains(out, "1 unverified") {
-		t.Errorf("check of a changed quote: exit %d\n%s", code, out)
+	if code != 1 || !strings.Contains(out, "1 unverified") || !strings.Contains(out, "nearest: "+key+" t30c1 0:30–1:20 "+page+"#t=30") {
+		t.Errorf("check of a changed quote (the nearest passage named by its time in the recording): exit %d\n%s", code, out)
 	}
 }
 

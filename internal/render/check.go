@@ -74,7 +74,11 @@ func Quote(q *check.QuoteResult) string {
 		fmt.Fprintf(&b, "  page: cite p. %s, not %s\n", p.Found, p.Locator)
 	}
 	for _, p := range q.Nearest {
-		fmt.Fprintf(&b, "  nearest: %s %s %s (similarity %.2f): %q\n", p.CiteKey, p.ChunkID, pageRef(p.Page, p.PageLabel), p.Similarity, excerpt(p.Text, 300))
+		where := pageRef(p.Page, p.PageLabel)
+		if m := p.Media; m != nil {
+			where = fmt.Sprintf("%s–%s %s", search.Clock(m.StartMS), search.Clock(m.EndMS), m.Link)
+		}
+		fmt.Fprintf(&b, "  nearest: %s %s %s (similarity %.2f): %q\n", p.CiteKey, p.ChunkID, where, p.Similarity, excerpt(p.Text, 300))
 		if p.ViewerURL != "" {
 			fmt.Fprintf(&b, "    view: %s\n", p.ViewerURL)
 		}
