@@ -2,6 +2,7 @@ package layout
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -274,12 +275,14 @@ func equationLabels(p *Page) {
 	// (set inside a paragraph's region, or a numbered line of code).
 	for changed := true; changed; {
 		changed = false
-		for i, b := range p.Blocks {
+		for _, b := range p.Blocks {
 			if len(b.Lines) != 1 || !eqNumber.MatchString(b.Lines[0].Text) || b.Kind != Equation && b.Kind != Paragraph {
 				continue
 			}
 			if parts := displayLine(p, b); parts != nil {
-				p.Blocks = append(p.Blocks[:i], p.Blocks[i+1:]...)
+				// displayLine may have split a block before the
+				// number: remove the number by identity, not index.
+				p.Blocks = slices.DeleteFunc(p.Blocks, func(x *Block) bool { return x == b })
 				changed = true
 				break
 			}
