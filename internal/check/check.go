@@ -158,6 +158,14 @@ type Provenance struct {
 type AuthorYear struct {
 	Author string `json:"author"`
 	Year   string `json:"year"`
+	// Names, for a narrative reference whose name is only a capitalised
+	// word before the quotation (As Knuth writes, "…" (1974)), are the
+	// capitalised words before it in its sentence, nearest first, Author
+	// the first of them. Such a word may be no name at all ("The authors
+	// write"), so only the year is held against the paper the quotation
+	// is found in; a name among them that is its first author's is
+	// reported. Empty when Author is certainly the author's name.
+	Names []string `json:"names,omitempty"`
 }
 
 // Request is one quotation to check.
@@ -354,6 +362,28 @@ func (c *Checker) check(ctx context.Context, r Request) (*QuoteResult, error) {
 	if src != nil {
 		res.Notes = append(res.Notes, asrNotes(src)...)
 		switch {
+		case len(keys) == 0 && r.AuthorYear != nil && len(r.AuthorYear.Names) > 0:
+			ay := *r.AuthorYear
+			if !c.yearOf(ctx, src.CiteKey, ay.Year) {
+				res.Status, res.Source = Misattributed, src
+				res.Notes = append(res.Notes, fmt.Sprintf("the quotation is attributed to a work of %s, but it is from %s", ay.Year, src.CiteKey))
+				break
+			}
+			res.Status, res.Source = status, src
+			named := ""
+			for _, n := range ay.Names {
+				if c.authorYearOf(ctx, src.CiteKey, AuthorYear{Author: n, Year: ay.Year}) {
+					named = n
+					break
+				}
+			}
+			if named != "" {
+				res.Notes = append(res.Notes, fmt.Sprintf("attributed by (%s, %s) to %s", named, ay.Year, src.CiteKey))
+			} else {
+				res.Notes = append(res.Notes, fmt.Sprintf("attributed by its year (%s) to %s; no name before the quotation in its sentence is its first author's", ay.Year, src.CiteKey))
+			}
+			c.checkPage(res, r.Locator, chunks)
+			return res, nil
 		case len(keys) == 0 && r.AuthorYear != nil:
 			if c.authorYearOf(ctx, src.CiteKey, *r.AuthorYear) {
 				res.Status, res.Source = status, src
@@ -451,6 +481,12 @@ func pageRef(page int, label string) string {
 		return "p. " + label
 	}
 	return fmt.Sprintf("p.%d", page)
+}
+
+// yearOf reports whether the paper with cite key k is of the year y.
+func (c *Checker) yearOf(ctx context.Context, k, y string) bool {
+	_, year, ok := c.Index.PaperAuthors(ctx, k)
+	return ok && fmt.Sprint(year) == y
 }
 
 // authorYearOf reports whether the paper with cite key k has a first

@@ -108,6 +108,9 @@ func (c *Checker) Draft(ctx context.Context, d *draft.Draft, o DraftOptions) (*R
 		req := Request{Quote: q.Text, Keys: d.CitedKeys(i), Provenance: prov, Locator: d.Locator(i)}
 		if ay, ok := d.AuthorYearFor(i); ok {
 			req.AuthorYear = &AuthorYear{Author: ay.Author, Year: ay.Year}
+			if ay.Narrative && !ay.Sure {
+				req.AuthorYear.Names = ay.Names
+			}
 		}
 		r, err := c.Check(ctx, req)
 		if err != nil {

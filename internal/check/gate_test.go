@@ -165,6 +165,21 @@ func TestTooShortAndAnywhere(t *testing.T) {
 	if r.Status != Misattributed || r.Source.CiteKey != "bert2019" {
 		t.Errorf("(Lo, 2020) for bert2019's words: %+v", r)
 	}
+	// A narrative reference whose name before the quotation may be no
+	// name ("As Devlin writes", "The authors write"): the year decides,
+	// and a name that is the first author's is reported.
+	r, _ = c.Check(ctx, Request{Quote: "BERT is conceptually simple", AuthorYear: &AuthorYear{Author: "Devlin", Year: "2020", Names: []string{"Devlin", "As"}}, Locator: "p. 1"})
+	if r.Status != Verified || r.Page == nil || !r.Page.OK || !strings.Contains(strings.Join(r.Notes, "\n"), "attributed by (Devlin, 2020) to bert2019") {
+		t.Errorf("As Devlin writes, \"…\" (2020, p. 1): %+v", r)
+	}
+	r, _ = c.Check(ctx, Request{Quote: "BERT is conceptually simple", AuthorYear: &AuthorYear{Author: "The", Year: "2020", Names: []string{"The"}}, Locator: "p. 2"})
+	if r.Status != WrongPage || !strings.Contains(strings.Join(r.Notes, "\n"), "attributed by its year (2020) to bert2019") {
+		t.Errorf("The authors write \"…\" (2020, p. 2): %+v", r)
+	}
+	r, _ = c.Check(ctx, Request{Quote: "BERT is conceptually simple", AuthorYear: &AuthorYear{Author: "Devlin", Year: "2017", Names: []string{"Devlin"}}})
+	if r.Status != Misattributed || r.Source == nil || r.Source.CiteKey != "bert2019" {
+		t.Errorf("As Devlin writes, \"…\" (2017): %+v", r)
+	}
 }
 
 // The edit: the edited text is never a source, and the verdict

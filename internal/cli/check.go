@@ -33,7 +33,8 @@ library:
   followed by a citation, markdown > blockquotes) against the paper it cites
   (the nearest citation in the same sentence, else paragraph; or the
   "% crossmem: <key> <chunk_id> sha256=<hex>" provenance comment; or an
-  author-year reference such as (Lo et al., 2020, p. 4970)):
+  author-year reference such as (Lo et al., 2020, p. 4970), also split
+  around the quotation: Lo et al. write "..." (2020, p. 4970)):
     verified       the source's words exactly (white space aside, line-end
                    hyphens read joined or kept);
     repaired       matches after normalizing ligatures, hyphenation, quotes,

@@ -101,7 +101,9 @@ type Draft struct {
 	Provenance []Provenance
 	// AuthorYears are the author-year references written out in the
 	// text, without a cite key: (Lo et al., 2020, p. 4970), Lo et al.
-	// (2020, p. 4970). See AuthorYear.
+	// (2020, p. 4970), in text order; then the narrative ones (Lo et al.
+	// write "…" (2020, p. 4970)) in the order of their quotations. See
+	// AuthorYear.
 	AuthorYears []AuthorYear
 
 	// Kept by Scan for the association methods.
@@ -117,6 +119,7 @@ type Draft struct {
 	locs    []string // per quotation, the locator of the citation attributing it
 	provOf  []int    // per quotation, an index in Provenance or -1
 	ayOf    []int    // per quotation, an index in AuthorYears or -1
+	ayLoc   []string // per quotation, the page locator after it completing its reference
 }
 
 // Scan reads text as the kind its name's extension says (see KindOf); for

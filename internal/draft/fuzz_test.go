@@ -37,6 +37,7 @@ func FuzzScan(f *testing.F) {
 		"``a b c d e f'' $\"x\"$ \\verb|\"| \"g\" \\cite{k}",
 		"> a [@k]\n> — [@j]\n<!-- crossmem: k c -->\n\"x\" [@k]",
 		"“a „b“ «c» d”\n\n> \n>",
+		"Lo et al. write \"a b c d e f\" (2020, p. 3) and \"g\" (p. 4).\nAs Lo's (2019) \"x\" (pp. 1–2)",
 	} {
 		f.Add([]byte(s))
 	}

@@ -13,14 +13,32 @@ import (
 // that cites no key is attributed to the one in its sentence
 // (AuthorYearFor), and `crossmem check` compares it with the paper the
 // quotation is found in.
+//
+// The narrative form that names the author before the quotation and gives
+// the year after it, `Lo et al. write "…" (2020, p. 4970)`, is one too
+// (Narrative); so is the page locator of `Lo et al. (2020) write "…"
+// (p. 4970)`, which AuthorYearFor gives with the reference before the
+// quotation.
 type AuthorYear struct {
 	// Author is the first author's name as written ("Lo"); Year the year
 	// ("2020", a letter suffix dropped); Locator the page locator as
 	// written ("p. 4970"), "" when none.
 	Author, Year, Locator string
 	// Offset and End are the reference's byte offsets (its parentheses
-	// included); Line its 1-based line.
+	// included); Line its 1-based line. For a narrative reference they
+	// are those of the parenthesis after the quotation.
 	Offset, End, Line int
+	// Narrative marks a reference whose year is written after the
+	// quotation apart from the name before it. Names are then the
+	// capitalised names before the quotation in its sentence, nearest
+	// first, and Author the first of them; Sure is true when that one is
+	// certainly an author ("Lo et al.", "Lo and Wang", "Lo's"), false when
+	// it is only a capitalised word ("As Knuth writes", but also "The
+	// authors write"), which a checker should not hold against the paper
+	// the quotation is found in.
+	Narrative bool
+	Names     []string
+	Sure      bool
 }
 
 const (
@@ -35,6 +53,17 @@ var authorYearRefs = []*regexp.Regexp{
 	regexp.MustCompile(`\((?:(?:see|cf\.|e\.g\.,?)\s+)?` + ayWho + `,?\s+(\d{4})[a-z]?(?:,\s*` + ayLoc + `)?\s*\)`),
 	regexp.MustCompile(ayWho + `\s+\((\d{4})[a-z]?(?:,\s*` + ayLoc + `)?\s*\)`),
 }
+
+// Parentheses after a quotation that complete a reference named before
+// it: (Year[, p. N]) and (p. N).
+var (
+	bareYear    = regexp.MustCompile(`^\((\d{4})[a-z]?(?:,\s*` + ayLoc + `)?\s*\)`)
+	bareLocator = regexp.MustCompile(`^\(\s*` + ayLoc + `\s*\)`)
+	// narrativeName is a name before a quotation: a capitalised word,
+	// with what makes it certainly an author's name (group 2; a
+	// possessive "Lo's" is one too).
+	narrativeName = regexp.MustCompile(`(` + ayName + `)(\s+et\s+al\.?|\s+(?:and|&|\\&)\s+` + ayName + `)?`)
+)
 
 // scanAuthorYears finds the author-year references outside comments,
 // code, math and quotations.
@@ -69,9 +98,10 @@ func (d *Draft) scanAuthorYears() {
 // nearest before it in its sentence.
 func (d *Draft) associateAuthorYears() {
 	d.ayOf = make([]int, len(d.Quotations))
+	d.ayLoc = make([]string, len(d.Quotations))
 	for i, q := range d.Quotations {
 		d.ayOf[i] = -1
-		if len(d.cited[i]) > 0 || len(d.AuthorYears) == 0 {
+		if len(d.cited[i]) > 0 {
 			continue
 		}
 		para := d.paraAt(q.MarkupEnd - 1)
@@ -102,6 +132,46 @@ func (d *Draft) associateAuthorYears() {
 				break
 			}
 		}
+		// What follows the quotation completes a reference: its page
+		// ("Lo et al. (2020) write "…" (p. 4970)"), or its year when the
+		// name came before ("Lo et al. write "…" (2020, p. 4970)").
+		rest := d.text[next:]
+		if _, in := regionAt(d.regions, next); in || d.quotationAt(next) >= 0 {
+			continue
+		}
+		if k := d.ayOf[i]; k >= 0 {
+			if m := bareLocator.FindStringSubmatch(rest); m != nil && d.AuthorYears[k].Locator == "" {
+				d.ayLoc[i] = m[1]
+			}
+			continue
+		}
+		m := bareYear.FindStringSubmatchIndex(rest)
+		if m == nil {
+			continue
+		}
+		ay := AuthorYear{Year: rest[m[2]:m[3]], Offset: next, End: next + m[1], Line: lineOf(d.lines, next), Narrative: true}
+		if m[4] >= 0 {
+			ay.Locator = rest[m[4]:m[5]]
+		}
+		names := narrativeName.FindAllStringSubmatchIndex(d.text[start:q.MarkupOffset], -1)
+		for j := len(names) - 1; j >= 0; j-- {
+			n := names[j]
+			if _, in := regionAt(d.regions, start+n[0]); in {
+				continue
+			}
+			name := d.text[start+n[2] : start+n[3]]
+			base := strings.TrimSuffix(strings.TrimSuffix(name, "'s"), "’s")
+			if len(ay.Names) == 0 {
+				ay.Sure = n[4] >= 0 || base != name
+			}
+			ay.Names = append(ay.Names, base)
+		}
+		if len(ay.Names) == 0 {
+			continue
+		}
+		ay.Author = ay.Names[0]
+		d.ayOf[i] = len(d.AuthorYears)
+		d.AuthorYears = append(d.AuthorYears, ay)
 	}
 }
 
@@ -116,6 +186,9 @@ func (d *Draft) Locator(i int) string {
 		return d.locs[i]
 	}
 	if ay, ok := d.AuthorYearFor(i); ok {
+		if ay.Locator == "" {
+			return d.ayLoc[i]
+		}
 		return ay.Locator
 	}
 	return ""

@@ -108,6 +108,53 @@ Lo and Wang (2020, pp. 4970–4971) say "existing corpora are not without their 
 	}
 }
 
+// TestNarrativeAuthorYear: the name before a quotation, the year or the
+// page after it.
+func TestNarrativeAuthorYear(t *testing.T) {
+	md := `Lo et al. write "existing corpora are not without their limitations" (2020, p. 4970).
+
+As Knuth writes, "premature optimization is the root of all evil" (1974, p. 268).
+
+Lo and Wang (2020) say "existing corpora are not without their limitations" (p. 4970).
+
+The authors write "a quotation with enough words in it" (2021).
+
+"A quotation with no name before it at all" (2019, p. 2).
+
+Lo's survey says "existing corpora are not without their limitations" (2020) and "a second quotation in the same sentence".
+`
+	d := Scan("x.md", []byte(md))
+	type want struct {
+		author, year, locator string
+		narrative, sure       bool
+		names                 int
+	}
+	for i, w := range []*want{
+		{"Lo", "2020", "p. 4970", true, true, 1},
+		{"Knuth", "1974", "p. 268", true, false, 2},
+		{"Lo", "2020", "p. 4970", false, false, 0},
+		{"The", "2021", "", true, false, 1},
+		nil,
+		{"Lo", "2020", "", true, true, 1},
+		{"Lo", "2020", "", true, true, 1},
+	} {
+		ay, ok := d.AuthorYearFor(i)
+		if w == nil {
+			if ok {
+				t.Errorf("quotation %d: %+v, want none", i+1, ay)
+			}
+			continue
+		}
+		if !ok || ay.Author != w.author || ay.Year != w.year || d.Locator(i) != w.locator || ay.Narrative != w.narrative || ay.Sure != w.sure || len(ay.Names) != w.names {
+			t.Errorf("quotation %d: %+v %v, locator %q; want %+v", i+1, ay, ok, d.Locator(i), *w)
+		}
+	}
+	// The only reference of a draft.
+	if ay, ok := Scan("x.md", []byte(`Lo et al. write "existing corpora are not without their limitations" (2020).`)).AuthorYearFor(0); !ok || ay.Author != "Lo" {
+		t.Errorf("the only reference: %+v %v", ay, ok)
+	}
+}
+
 func TestCheckText(t *testing.T) {
 	var nt *NotTextError
 	for in, what := range map[string]string{

@@ -54,6 +54,9 @@ func Quote(q *check.QuoteResult) string {
 	}
 	if ay := q.AuthorYear; ay != nil && len(q.CitedKeys) == 0 {
 		cited = fmt.Sprintf("cites (%s, %s)", ay.Author, ay.Year)
+		if len(ay.Names) > 0 {
+			cited = fmt.Sprintf("cites a work of %s", ay.Year)
+		}
 	}
 	fmt.Fprintf(&b, " (%s): %q\n", cited, excerpt(q.Quote, 300))
 	if s := q.Source; s != nil {
