@@ -16,16 +16,26 @@ const (
 )
 
 // Thresholds for text whose font maps letters to dingbats or private-use
-// code points ("P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s"): a word with two or more such
-// characters is mapped; a page with at least minMappedWords of them
-// making at least maxMappedShare of the words of its running text is not
-// quotable. The letters such a font does map right ("st" above) cannot
-// be told from the rest, so the whole page goes. Symbols set on their
-// own (a tick ✓ in a table, a Wingdings bullet) are single characters and
-// do not count; nor do figures, tables and equations, whose labels are
-// often set in symbol fonts mapped to private-use code points.
+// code points ("P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s"). A word with two or more
+// such characters is mapped. Such a font draws a run of words, so a block
+// of running text is not quotable when it holds a run of at least
+// minMappedRun words that each hold a dingbat or private-use character,
+// minMappedInRun of them mapped, or when at least minMappedWords of its
+// words, and a third of them, are mapped (a short heading in such a
+// font); the letters such a font does map right ("st" above) cannot be
+// told from the rest, so the whole block goes (AssessBlock). The page goes
+// when such blocks hold at least half the words of its running text, or
+// when, the blocks aside, at least minPageMapped words, and
+// maxMappedShare of the words, are still mapped (the font scattered over
+// the page) (Assess). Symbols set on their own (a tick ✓ in a table, a
+// Wingdings bullet, a Symbol-font α) are single characters and do not
+// count; nor do figures, tables and equations, whose labels are often set
+// in symbol fonts mapped to private-use code points.
 const (
-	minMappedWords = 5
+	minMappedRun   = 3
+	minMappedInRun = 2
+	minMappedWords = 2
+	minPageMapped  = 5
 	maxMappedShare = 0.03
 )
 
@@ -46,14 +56,33 @@ const (
 // ReasonScrambled when the words look like no language: among at least 200
 // Latin letters fewer than 22 % are vowels and fewer than 6 % of the words
 // are common function words of English, German, French, Spanish, Italian,
-// Portuguese or Dutch; and with ReasonSymbolFont when at least 5 words of
-// its running text, and 3 % of them, hold two or more dingbats (U+2700–
-// U+27BF) or private-use characters: a font that maps letters to symbols.
+// Portuguese or Dutch; and with ReasonSymbolFont when its font maps
+// letters to dingbats (U+2700–U+27BF) or private-use characters over the
+// page: blocks that AssessBlock rejects hold half the words of its running
+// text, or the other blocks still hold at least 5 words, and 3 % of their
+// words, with two or more such characters. A page that passes may still
+// hold blocks that AssessBlock rejects.
 func Assess(p *layout.Page) (bool, string) {
 	if p.Chars == 0 || len(p.Blocks) == 0 {
 		return false, ReasonNoTextLayer
 	}
-	if words, mapped := symbolMapped(p); mapped >= minMappedWords && float64(mapped) >= maxMappedShare*float64(words) {
+	var words, inMapped, scattered int
+	for _, b := range p.Blocks {
+		if !runningText(b) {
+			continue
+		}
+		s := symbolWords(b.Text())
+		words += s.words
+		if s.mappedBlock() {
+			inMapped += s.words
+		} else {
+			scattered += s.mapped
+		}
+	}
+	if words > 0 && inMapped*2 >= words {
+		return false, ReasonSymbolFont
+	}
+	if rest := words - inMapped; scattered >= minPageMapped && float64(scattered) >= maxMappedShare*float64(rest) {
 		return false, ReasonSymbolFont
 	}
 	m := measure(p)
@@ -64,6 +93,76 @@ func Assess(p *layout.Page) (bool, string) {
 		return false, ReasonScrambled
 	}
 	return true, ""
+}
+
+// AssessBlock decides whether one block of a quotable page can be quoted:
+// it returns false with ReasonSymbolFont for running text (not a figure's,
+// a table's, an equation's or code) set in a font that maps letters to
+// dingbats or private-use characters: a run of at least 3 words that each
+// hold such a character, 2 of them holding two or more, or at least 2
+// words with two or more making a third of the block's words.
+func AssessBlock(b *layout.Block) (bool, string) {
+	if runningText(b) && symbolWords(b.Text()).mappedBlock() {
+		return false, ReasonSymbolFont
+	}
+	return true, ""
+}
+
+// runningText reports whether a block is running text, where a symbol
+// font's characters are words rather than labels.
+func runningText(b *layout.Block) bool {
+	switch b.Kind {
+	case layout.FigureText, layout.TableText, layout.Equation, layout.Code:
+		return false
+	}
+	return true
+}
+
+// symbolCount is the count of a text's words and of those with two or
+// more dingbats or private-use characters (mapped); run is true when it
+// holds a run of at least minMappedRun consecutive words with at least
+// one, minMappedInRun of them mapped.
+type symbolCount struct {
+	words, mapped int
+	run           bool
+}
+
+func (s symbolCount) mappedBlock() bool {
+	return s.run ||
+		s.mapped >= minMappedWords && s.mapped*3 >= s.words
+}
+
+func isSymbolMapped(r rune) bool { return (r >= 0x2700 && r <= 0x27BF) || unicode.Is(unicode.Co, r) }
+
+func symbolWords(text string) symbolCount {
+	var s symbolCount
+	run, runMapped := 0, 0
+	// U+F020 is the space of a symbol font whose codes are mapped to
+	// U+F000 + code (the Microsoft Symbol convention): it separates words.
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == 0xF020 }) {
+		s.words++
+		n := 0
+		for _, r := range w {
+			if isSymbolMapped(r) {
+				n++
+			}
+		}
+		if n >= 2 {
+			s.mapped++
+		}
+		if n == 0 {
+			run, runMapped = 0, 0
+			continue
+		}
+		run++
+		if n >= 2 {
+			runMapped++
+		}
+		if run >= minMappedRun && runMapped >= minMappedInRun {
+			s.run = true
+		}
+	}
+	return s
 }
 
 type measures struct{ words, functionWords, letters, vowels int }
@@ -94,31 +193,6 @@ func measure(p *layout.Page) measures {
 		}
 	}
 	return m
-}
-
-// symbolMapped counts the words of the page's running text (every block
-// but figures, tables, equations and code) and those among them with two
-// or more dingbats or private-use characters.
-func symbolMapped(p *layout.Page) (words, mapped int) {
-	for _, b := range p.Blocks {
-		switch b.Kind {
-		case layout.FigureText, layout.TableText, layout.Equation, layout.Code:
-			continue
-		}
-		for _, w := range strings.Fields(b.Text()) {
-			words++
-			n := 0
-			for _, r := range w {
-				if (r >= 0x2700 && r <= 0x27BF) || unicode.Is(unicode.Co, r) {
-					n++
-				}
-			}
-			if n >= 2 {
-				mapped++
-			}
-		}
-	}
-	return words, mapped
 }
 
 // Diagnose returns the measures Assess uses, for diagnostics.

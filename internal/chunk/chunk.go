@@ -170,10 +170,15 @@ func Hash(text string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Unquotable records a page that produced no quotable chunks and why.
+// Unquotable records a page, or a block of a page, that produced no
+// quotable chunks and why.
 type Unquotable struct {
 	Page   int
 	Reason string
+	// BBox is the block's box (PDF points, as Chunk.BBox) when only a
+	// block of the page is not quotable (AssessBlock); nil for the whole
+	// page.
+	BBox *[4]float64
 }
 
 // Result is the chunking of a whole document.
@@ -183,8 +188,9 @@ type Result struct {
 	Pages      int
 }
 
-// Build chunks laid-out pages (in page order). Pages that Assess rejects
-// contribute no chunks and are listed in Result.Unquotable. A block that
+// Build chunks laid-out pages (in page order). Pages that Assess rejects,
+// and blocks that AssessBlock rejects, contribute no chunks and are listed
+// in Result.Unquotable (a block with its box). A block that
 // opens a section (layout.Block.Section) starts it: the section path keeps
 // the enclosing sections of lower level.
 //
@@ -291,6 +297,11 @@ func Build(pages []*layout.Page) Result {
 		for _, b := range p.Blocks {
 			text := b.Text()
 			if text == "" || !Quotable(text) {
+				continue
+			}
+			if ok, reason := AssessBlock(b); !ok {
+				bb := box(b.Box)
+				res.Unquotable = append(res.Unquotable, Unquotable{Page: p.Number, Reason: reason, BBox: &bb})
 				continue
 			}
 			f := b.Float

@@ -268,23 +268,66 @@ func TestAppendixAfterReferences(t *testing.T) {
 }
 
 func TestAssessSymbolFont(t *testing.T) {
-	// A font that maps letters to dingbats, on a page of otherwise sound
-	// prose: the page is not quotable.
+	// A font that maps letters to dingbats sets one block of a page of
+	// otherwise sound prose: the block is not quotable, the page is.
 	mapped := strings.Repeat("P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s ❛r❡ ✉s❡❞ ❤❡r❡. ", 3)
-	p := page(1, "", block(layout.Paragraph, prose, [4]float64{0, 0, 1, 1}), block(layout.Heading, mapped, [4]float64{0, 0, 1, 1}))
-	if ok, reason := Assess(p); ok || reason != ReasonSymbolFont {
-		t.Errorf("dingbat-mapped text accepted: ok %v, reason %q", ok, reason)
+	bad := block(layout.Paragraph, mapped, [4]float64{72, 300, 540, 340})
+	p := page(1, "", block(layout.Paragraph, prose, [4]float64{0, 0, 1, 1}), bad)
+	if ok, reason := Assess(p); !ok {
+		t.Errorf("page with one dingbat-mapped block rejected: %s", reason)
+	}
+	if ok, reason := AssessBlock(bad); ok || reason != ReasonSymbolFont {
+		t.Errorf("dingbat-mapped block accepted: ok %v, reason %q", ok, reason)
+	}
+	res := Build([]*layout.Page{p})
+	want := []Unquotable{{Page: 1, Reason: ReasonSymbolFont, BBox: &[4]float64{72, 300, 540, 340}}}
+	if diff := cmp.Diff(want, res.Unquotable); diff != "" {
+		t.Errorf("unquotable (-want +got):\n%s", diff)
+	}
+	for _, c := range res.Chunks {
+		if strings.ContainsRune(c.Text, '❡') {
+			t.Errorf("mapped text quoted: %q", c.Text)
+		}
+	}
+	if len(res.Chunks) != 1 {
+		t.Errorf("%d chunks, want the prose alone", len(res.Chunks))
+	}
+	// A short heading in such a font.
+	if ok, _ := AssessBlock(block(layout.Heading, "P❡♥❛❧✐③❡❞ ❧❡❛st", [4]float64{0, 0, 1, 1})); ok {
+		t.Error("dingbat-mapped heading accepted")
+	}
+	// Most of the page in such a font: the page goes.
+	if ok, reason := Assess(page(1, "", bad, block(layout.Paragraph, "A short line.", [4]float64{0, 0, 1, 1}))); ok || reason != ReasonSymbolFont {
+		t.Errorf("dingbat-mapped page accepted: ok %v, reason %q", ok, reason)
+	}
+	// Mapped words scattered over the page, in no run: the page goes.
+	var scattered []*layout.Block
+	for range 6 {
+		scattered = append(scattered, block(layout.Paragraph, "The ❧❡❛st value is", [4]float64{0, 0, 1, 1}))
+	}
+	if ok, _ := Assess(page(1, "", scattered...)); ok {
+		t.Error("page of scattered mapped words accepted")
 	}
 	// Private-use code points (a symbol font without Unicode values).
 	pua := strings.Repeat("\uf06e\uf03d1 \uf061\uf062\uf063 ", 4)
 	if ok, _ := Assess(page(1, "", block(layout.Paragraph, prose+" "+pua, [4]float64{0, 0, 1, 1}))); ok {
-		t.Error("private-use-mapped words accepted")
+		if ok, _ := AssessBlock(block(layout.Paragraph, prose+" "+pua, [4]float64{0, 0, 1, 1})); ok {
+			t.Error("private-use-mapped words accepted")
+		}
 	}
-	// Ticks and crosses set on their own, and symbol-font labels in a
-	// figure, are no mapped font.
-	ticks := block(layout.Paragraph, prose+" Check header ✅ absent ❌ ✓ ✓ ✗ ✓ ✓ ❖ bullets.", [4]float64{0, 0, 1, 1})
+	// Ticks and crosses set on their own, symbols in running text, and
+	// symbol-font labels in a figure, are no mapped font.
+	ticks := block(layout.Paragraph, prose+" Check header ✅ absent ❌ ✓ ✓ ✗ ✓ ✓ ❖ bullets, with α = \uf061 and \uf062\uf03d2 here.", [4]float64{0, 0, 1, 1})
 	fig := block(layout.FigureText, strings.Repeat("\uf06eSL\uf03d1 \uf06eD\uf03d1 ", 5), [4]float64{0, 0, 1, 1})
 	if ok, reason := Assess(page(1, "", ticks, fig)); !ok {
 		t.Errorf("page with ticks and a figure's symbol labels rejected: %s", reason)
+	}
+	// An equation set in a symbol font whose spaces, parentheses and
+	// digits are private-use code points (U+F020 its space).
+	eq := block(layout.Paragraph, "\uf020\uf020\uf020\uf020 \uf020e' > 0\uf020\uf020\uf020\uf028\uf031\uf029", [4]float64{0, 0, 1, 1})
+	for _, b := range []*layout.Block{ticks, fig, eq} {
+		if ok, _ := AssessBlock(b); !ok {
+			t.Errorf("block rejected: %q", b.Text())
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/compile"
 	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/library"
@@ -38,8 +39,18 @@ type compileJSON struct {
 }
 
 type unquotableJSON struct {
-	Page   int    `json:"page"`
-	Reason string `json:"reason"`
+	Page   int         `json:"page"`
+	Reason string      `json:"reason"`
+	BBox   *[4]float64 `json:"bbox,omitempty"` // a block of the page, not the whole page
+}
+
+// unquotableWhere names what could not be quoted: a page, or a block of
+// it.
+func unquotableWhere(u chunk.Unquotable) string {
+	if u.BBox != nil {
+		return fmt.Sprintf("a block of page %d", u.Page)
+	}
+	return fmt.Sprintf("page %d", u.Page)
 }
 
 // llmJSON is the advisory part of compile's --json output: whether the
@@ -155,7 +166,7 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 		a.hint("download the PDF again and capture the complete copy")
 	}
 	for _, u := range res.Unquotable {
-		a.notice("page %d of %s: %s; it produces no quotes", u.Page, paper.CiteKey, u.Reason)
+		a.notice("%s of %s: %s; it produces no quotes", unquotableWhere(u), paper.CiteKey, u.Reason)
 	}
 	info := llmJSON{Reused: res.Reused, Annotated: res.Reused}
 	if paper.IsTalk() {
@@ -193,7 +204,7 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 	if a.json {
 		out := compileJSON{CiteKey: paper.CiteKey, Note: res.Path, Damage: res.Damage, Chunks: len(res.Note.Chunks), Pages: res.Note.Front.Pages, UnquotablePages: []unquotableJSON{}, LLM: info}
 		for _, u := range res.Unquotable {
-			out.UnquotablePages = append(out.UnquotablePages, unquotableJSON{u.Page, u.Reason})
+			out.UnquotablePages = append(out.UnquotablePages, unquotableJSON{u.Page, u.Reason, u.BBox})
 		}
 		if err := a.writeJSON(out); err != nil {
 			return err
@@ -288,7 +299,7 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 			it.Warnings = append(it.Warnings, fmt.Sprintf("the PDF is damaged (%s); pdfium repaired it and text may be missing from the note", res.Damage))
 		}
 		for _, u := range res.Unquotable {
-			it.Warnings = append(it.Warnings, fmt.Sprintf("page %d: %s; it produces no quotes", u.Page, u.Reason))
+			it.Warnings = append(it.Warnings, fmt.Sprintf("%s: %s; it produces no quotes", unquotableWhere(u), u.Reason))
 		}
 		items = append(items, it)
 		a.printBatchItem(it, bar)

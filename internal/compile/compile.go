@@ -191,7 +191,7 @@ func write(ctx context.Context, lib *library.Library, x extracted, opts Options)
 	n.Front.Chunks = len(built.Chunks)
 	n.Front.Pages = built.Pages
 	for _, u := range built.Unquotable {
-		n.Front.UnquotablePages = append(n.Front.UnquotablePages, note.Unquotable{Page: u.Page, Reason: u.Reason})
+		n.Front.UnquotablePages = append(n.Front.UnquotablePages, note.Unquotable{Page: u.Page, Reason: u.Reason, BBox: u.BBox})
 	}
 
 	res := &Result{Paper: paper, Note: n, Path: paper.NotePath, Unquotable: built.Unquotable, Damage: pdf.Damage(x.data)}

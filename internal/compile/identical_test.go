@@ -27,7 +27,7 @@ func digest(res chunk.Result) string {
 			c.ByteRange[0], c.ByteRange[1], c.Continues, c.Text)
 	}
 	for _, u := range res.Unquotable {
-		fmt.Fprintf(h, "unquotable %d %s\n", u.Page, u.Reason)
+		fmt.Fprintf(h, "unquotable %d %s %v\n", u.Page, u.Reason, u.BBox)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:24]
 }

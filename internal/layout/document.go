@@ -21,6 +21,8 @@ import (
 //     headings on the pages (applyOutline), else from typography with
 //     rejection rules (typographicSections);
 //  3. bibliography entries, footnotes and list items (kinds);
+//     on tagged pages the structure tree's headings and block types where
+//     it can be trusted (applyTags);
 //  4. paragraphs that a column or page break interrupts (continuations).
 //
 // s is what the PDF says about itself (pdf.Document.Structure); its page
@@ -37,13 +39,15 @@ func Document(pages []*pdf.Page, s pdf.Structure) []*Page {
 		}
 	}
 	furniture(out, st)
-	if !applyOutline(out, s.Outline) {
+	outlined := applyOutline(out, s.Outline)
+	if !outlined {
 		typographicSections(out, st)
 	}
 	if len(out) > 0 {
 		frontMatter(out[0], st)
 	}
 	kinds(out, st)
+	applyTags(out, pages, outlined)
 	continuations(out)
 	linkFloats(out, st)
 	return out

@@ -129,10 +129,13 @@ type Transcript struct {
 	Language string `yaml:"language,omitempty"`
 }
 
-// Unquotable is a page that produced no chunks, with the reason.
+// Unquotable is a page that produced no chunks, with the reason; or,
+// with BBox, one block of the page (its box in PDF points, as a chunk's
+// bbox) whose text cannot be quoted while the rest of the page can.
 type Unquotable struct {
-	Page   int    `yaml:"page"`
-	Reason string `yaml:"reason"`
+	Page   int         `yaml:"page"`
+	Reason string      `yaml:"reason"`
+	BBox   *[4]float64 `yaml:"bbox,omitempty,flow"`
 }
 
 // Meta is the metadata provenance summary.

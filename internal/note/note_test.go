@@ -35,6 +35,7 @@ func sample() *Note {
 			Pages:      15,
 			UnquotablePages: []Unquotable{
 				{Page: 3, Reason: chunk.ReasonNoTextLayer},
+				{Page: 5, Reason: chunk.ReasonSymbolFont, BBox: &[4]float64{72, 300.5, 540, 340}},
 			},
 			Meta:       Meta{Sources: []string{"arxiv"}, Reconciled: false, Warnings: []string{"only one source: arxiv"}},
 			WikiFormat: FormatVersion,

@@ -470,6 +470,9 @@ type Page struct {
 	// than are read (a dense plot) and Graphics holds the first of them.
 	Graphics    []Graphic
 	GraphicsCut bool
+	// Tags maps the characters to the PDF's structure tree on a tagged
+	// page (see Tags); nil on untagged pages.
+	Tags *Tags
 }
 
 // Page extracts the text layer of page n (1-based).
@@ -606,6 +609,7 @@ func (d *Document) Page(n int) (*Page, error) {
 		}
 		p.Chars = append(p.Chars, c)
 	}
+	p.Tags = d.readTags(pageReq, tp.TextPage, p.Chars)
 	return p, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -174,4 +175,181 @@ func Prose(n int) []string {
 		}
 	}
 	return out
+}
+
+// Structured describes a document of one or more pages of text blocks,
+// optionally tagged (a structure tree, PDF 1.7 §14.7): each block is one
+// structure element of its Tag type under a /Document element, drawn as
+// one marked-content sequence. Text is ASCII (Helvetica's standard
+// encoding).
+type Structured struct {
+	Pages [][]Block
+	// Tagged writes /MarkInfo << /Marked true >>, the /StructTreeRoot and
+	// the marked-content ids; otherwise the pages are plain.
+	Tagged bool
+	// RoleMap maps custom structure types to standard ones ("Heading1":
+	// "H1"), written as the tree root's /RoleMap.
+	RoleMap map[string]string
+}
+
+// Block is a run of lines in one font for Structured.
+type Block struct {
+	// Tag is the structure type ("H1", "P", "LI", or a RoleMap key);
+	// "Artifact" draws the block as an artifact (no element); "" draws it
+	// outside any marked content.
+	Tag string
+	// Size is the font size in points (10 when 0); lines are 1.25 Size
+	// apart and a block is followed by a gap of one line.
+	Size float64
+	// Bold sets the block in Helvetica-Bold.
+	Bold bool
+	// Mapped sets the block in a font whose ToUnicode map gives most
+	// lower-case letters dingbats (U+2701 onward) while s, t, q and r
+	// keep their values (see DingbatOf): text drawn right but extracted
+	// as dingbats.
+	Mapped bool
+	Lines  []string
+	// X is the left edge in points (72 when 0); Y, when not 0, is the
+	// baseline of the first line (else the block follows the previous).
+	X, Y float64
+}
+
+// DingbatOf returns what the Mapped font's ToUnicode map gives for the
+// byte r: a dingbat for the lower-case letters other than s, t, q and r,
+// r itself otherwise.
+func DingbatOf(r rune) rune {
+	if r >= 'a' && r <= 'z' && !strings.ContainsRune("stqr", r) {
+		return 0x2701 + (r - 'a')
+	}
+	return r
+}
+
+// PDF returns the document.
+func (s Structured) PDF() []byte {
+	var b bytes.Buffer
+	var offsets []int
+	// Object numbers: 1 catalog, 2 pages, 3 struct tree root, 4 Document
+	// element, 5-7 fonts, 8 ToUnicode CMap, then per page: page, content;
+	// then the block elements.
+	nPages := len(s.Pages)
+	pageObj := func(i int) int { return 9 + 2*i }
+	next := 9 + 2*nPages
+	type elem struct {
+		tag        string
+		page, mcid int
+		num        int
+	}
+	var elems []elem
+	parents := make([][]int, nPages) // per page: element object by MCID
+	contents := make([]string, nPages)
+	esc := strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`)
+	for pi, blocks := range s.Pages {
+		var c strings.Builder
+		y := 720.0
+		for _, bl := range blocks {
+			size := bl.Size
+			if size == 0 {
+				size = 10
+			}
+			x := bl.X
+			if x == 0 {
+				x = 72
+			}
+			if bl.Y != 0 {
+				y = bl.Y
+			}
+			font := "/F1"
+			switch {
+			case bl.Mapped:
+				font = "/F3"
+			case bl.Bold:
+				font = "/F2"
+			}
+			switch {
+			case bl.Tag == "Artifact":
+				c.WriteString("/Artifact BMC\n")
+			case bl.Tag != "" && s.Tagged:
+				mcid := len(parents[pi])
+				e := elem{tag: bl.Tag, page: pi, mcid: mcid, num: next}
+				next++
+				elems = append(elems, e)
+				parents[pi] = append(parents[pi], e.num)
+				fmt.Fprintf(&c, "/%s <</MCID %d>> BDC\n", bl.Tag, mcid)
+			}
+			for _, l := range bl.Lines {
+				fmt.Fprintf(&c, "BT %s %g Tf 1 0 0 1 %g %g Tm (%s) Tj ET\n", font, size, x, y, esc.Replace(l))
+				y -= 1.25 * size
+			}
+			y -= 1.25 * size
+			if bl.Tag == "Artifact" || bl.Tag != "" && s.Tagged {
+				c.WriteString("EMC\n")
+			}
+		}
+		contents[pi] = c.String()
+	}
+	obj := func(num int, body string) {
+		for len(offsets) < num {
+			offsets = append(offsets, 0)
+		}
+		offsets[num-1] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", num, body)
+	}
+	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+	if s.Tagged {
+		obj(1, "<< /Type /Catalog /Pages 2 0 R /MarkInfo << /Marked true >> /StructTreeRoot 3 0 R >>")
+	} else {
+		obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
+	}
+	var kids []string
+	for i := range nPages {
+		kids = append(kids, fmt.Sprintf("%d 0 R", pageObj(i)))
+	}
+	obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), nPages))
+	var nums, roles []string
+	for i, ps := range parents {
+		var refs []string
+		for _, n := range ps {
+			refs = append(refs, fmt.Sprintf("%d 0 R", n))
+		}
+		nums = append(nums, fmt.Sprintf("%d [%s]", i, strings.Join(refs, " ")))
+	}
+	for k, v := range s.RoleMap {
+		roles = append(roles, fmt.Sprintf("/%s /%s", k, v))
+	}
+	sort.Strings(roles)
+	obj(3, fmt.Sprintf("<< /Type /StructTreeRoot /K [4 0 R] /ParentTree << /Nums [%s] >> /RoleMap << %s >> >>", strings.Join(nums, " "), strings.Join(roles, " ")))
+	var top []string
+	for _, e := range elems {
+		top = append(top, fmt.Sprintf("%d 0 R", e.num))
+	}
+	obj(4, fmt.Sprintf("<< /Type /StructElem /S /Document /P 3 0 R /K [%s] >>", strings.Join(top, " ")))
+	obj(5, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+	obj(6, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>")
+	obj(7, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode 8 0 R >>")
+	var cmap strings.Builder
+	cmap.WriteString("/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n/CMapName /Dingbats-Test def /CMapType 2 def\n1 begincodespacerange <00> <FF> endcodespacerange\n")
+	fmt.Fprintf(&cmap, "%d beginbfchar\n", 0x7E-0x20+1)
+	for r := rune(0x20); r <= 0x7E; r++ {
+		fmt.Fprintf(&cmap, "<%02X> <%04X>\n", r, DingbatOf(r))
+	}
+	cmap.WriteString("endbfchar\nendcmap CMapName currentdict /CMap defineresource pop end end\n")
+	obj(8, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", cmap.Len(), cmap.String()))
+	for i := range nPages {
+		sp := ""
+		if s.Tagged {
+			sp = fmt.Sprintf(" /StructParents %d", i)
+		}
+		obj(pageObj(i), fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 6 0 R /F3 7 0 R >> >> /Contents %d 0 R%s >>", pageObj(i)+1, sp))
+		obj(pageObj(i)+1, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(contents[i]), contents[i]))
+	}
+	for _, e := range elems {
+		obj(e.num, fmt.Sprintf("<< /Type /StructElem /S /%s /P 4 0 R /Pg %d 0 R /K %d >>", e.tag, pageObj(e.page), e.mcid))
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
+	for _, o := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
+	return b.Bytes()
 }
