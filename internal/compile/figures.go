@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -38,32 +39,38 @@ func FigureName(key string, n int) string { return key + "_fig" + strconv.Itoa(n
 // at FigureDPI and sets the chunk's Image (FigureDir/{key}_fig{N}.png, N
 // counting the figure chunks from 1 in note order) and ImageSHA256 (of the
 // PNG's bytes). A figure whose region pdfium cannot draw keeps no image.
-// Errors: opening the PDF (pdf.Engine.OpenBytes).
+// The figures are drawn on as many of e's pdfium instances as are idle
+// (pdf.Engine.Each). Errors: opening the PDF (pdf.Engine.OpenBytes).
 func RenderFigures(e *pdf.Engine, data []byte, chunks []chunk.Chunk, key string) ([]Figure, error) {
-	var doc *pdf.Document
-	var out []Figure
-	n := 0
+	var figs []int // indexes of the figure chunks
 	for i := range chunks {
+		if chunks[i].Type == chunk.TypeFigure {
+			figs = append(figs, i)
+		}
+	}
+	if len(figs) == 0 {
+		return nil, nil
+	}
+	pngs := make([][]byte, len(figs))
+	err := e.Each(context.Background(), data, len(figs), func(doc *pdf.Document, j int) error {
+		c := &chunks[figs[j]]
+		// A region pdfium cannot draw leaves pngs[j] nil: no image.
+		pngs[j], _ = renderRegion(doc, c.Page, pdf.Rect{X0: c.BBox[0], Y0: c.BBox[1], X1: c.BBox[2], Y1: c.BBox[3]})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open PDF to draw figures: %w", err)
+	}
+	var out []Figure
+	for j, i := range figs {
+		if pngs[j] == nil {
+			continue
+		}
 		c := &chunks[i]
-		if c.Type != chunk.TypeFigure {
-			continue
-		}
-		n++
-		if doc == nil {
-			var err error
-			if doc, err = e.OpenBytes(data); err != nil {
-				return nil, fmt.Errorf("open PDF to draw figures: %w", err)
-			}
-			defer doc.Close()
-		}
-		png, err := renderRegion(doc, c.Page, pdf.Rect{X0: c.BBox[0], Y0: c.BBox[1], X1: c.BBox[2], Y1: c.BBox[3]})
-		if err != nil {
-			continue
-		}
-		sum := sha256.Sum256(png)
-		c.Image = FigureDir + "/" + FigureName(key, n)
+		sum := sha256.Sum256(pngs[j])
+		c.Image = FigureDir + "/" + FigureName(key, j+1)
 		c.ImageSHA256 = hex.EncodeToString(sum[:])
-		out = append(out, Figure{Chunk: i, Path: c.Image, PNG: png})
+		out = append(out, Figure{Chunk: i, Path: c.Image, PNG: pngs[j]})
 	}
 	return out, nil
 }

@@ -18,13 +18,13 @@ import (
 // digest is a fingerprint of everything a note takes from a compile: every
 // chunk's id, type, page and label, section path, bbox (to 1/1000 pt, as
 // notes write it and finer), text, hash, byte range and continuation, and
-// the unquotable pages.
+// the unquotable pages, and every figure crop's file name and SHA-256.
 func digest(res chunk.Result) string {
 	h := sha256.New()
 	for _, c := range res.Chunks {
-		fmt.Fprintf(h, "%s|%s|%d|%s|%q|%q|%.3f,%.3f,%.3f,%.3f|%s|%d,%d|%s|%q\n", c.ID, c.Type, c.Page, c.PageLabel,
+		fmt.Fprintf(h, "%s|%s|%d|%s|%q|%q|%.3f,%.3f,%.3f,%.3f|%s|%d,%d|%s|%q|%s|%s\n", c.ID, c.Type, c.Page, c.PageLabel,
 			c.Section, c.SectionPath, c.BBox[0], c.BBox[1], c.BBox[2], c.BBox[3], c.TextSHA256,
-			c.ByteRange[0], c.ByteRange[1], c.Continues, c.Text)
+			c.ByteRange[0], c.ByteRange[1], c.Continues, c.Text, c.Image, c.ImageSHA256)
 	}
 	for _, u := range res.Unquotable {
 		fmt.Fprintf(h, "unquotable %d %s %v\n", u.Page, u.Reason, u.BBox)
@@ -36,8 +36,9 @@ func digest(res chunk.Result) string {
 // it is: every corpus paper is compiled once the plain way (one pdfium
 // instance, pages read and laid out one after the other on one core) and
 // once the way a batch compiles (two papers in flight, pages read on a
-// pool of pdfium instances and laid out in parallel), and the two must
-// agree on every chunk (texts, hashes, boxes, ids, sections; see digest).
+// pool of pdfium instances and laid out in parallel, figures drawn on
+// several instances), and the two must agree on every chunk (texts,
+// hashes, boxes, ids, sections, figure crops; see digest).
 // The layout's own speed-ups have their references in their packages
 // (internal/layout's dropOverprintMap, internal/pdf's regular expressions
 // for the stream scan).
@@ -74,7 +75,7 @@ func TestCorpusIdentical(t *testing.T) {
 	procs := runtime.GOMAXPROCS(1)
 	want := make([]string, len(files))
 	for i := range files {
-		res, err := Extract(t.Context(), one, data[i], nil)
+		res, err := ExtractFigures(t.Context(), one, data[i], "k")
 		if err != nil {
 			runtime.GOMAXPROCS(procs)
 			t.Fatalf("%s: %v", filepath.Base(files[i]), err)
@@ -97,7 +98,7 @@ func TestCorpusIdentical(t *testing.T) {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			res, err := Extract(t.Context(), pool, data[i], nil)
+			res, err := ExtractFigures(t.Context(), pool, data[i], "k")
 			if err != nil {
 				t.Errorf("%s: %v", filepath.Base(files[i]), err)
 				return

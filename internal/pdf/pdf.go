@@ -18,6 +18,7 @@ package pdf
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -77,7 +79,8 @@ type Engine struct {
 	idle    chan pdfium.Pdfium // instances not borrowed by a Read (capacity workers)
 
 	mu      sync.Mutex
-	started int // instances created (idle or in use)
+	checked [][sha256.Size]byte // SHA-256 of the latest PDFs that passed checkStreams
+	started int                 // instances created (idle or in use)
 	all     []pdfium.Pdfium
 	locks   map[pdfium.Pdfium]*sync.Mutex // one per instance: its calls one at a time
 }
@@ -147,6 +150,34 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	e.shared = inst
 	e.idle <- inst
 	return e, nil
+}
+
+// maxChecked is how many PDFs an Engine remembers as checked.
+const maxChecked = 16
+
+// check runs checkStreams on data, unless data is one of the last
+// maxChecked PDFs (by SHA-256) that passed it: a compile reads the pages
+// of a PDF, then opens it again to draw its figures.
+func (e *Engine) check(data []byte) error {
+	sum := sha256.Sum256(data)
+	e.mu.Lock()
+	seen := slices.Contains(e.checked, sum)
+	e.mu.Unlock()
+	if seen {
+		return nil
+	}
+	if err := checkStreams(data); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !slices.Contains(e.checked, sum) {
+		if len(e.checked) == maxChecked {
+			e.checked = e.checked[1:]
+		}
+		e.checked = append(e.checked, sum)
+	}
+	return nil
 }
 
 // start creates one more instance, if fewer than workers exist; nil, nil
@@ -251,7 +282,7 @@ func (e *Engine) OpenBytes(data []byte) (*Document, error) {
 	if !IsPDF(data) {
 		return nil, ErrNotPDF
 	}
-	if err := checkStreams(data); err != nil {
+	if err := e.check(data); err != nil {
 		return nil, err
 	}
 	return e.open(e.shared, false, data)
@@ -662,7 +693,7 @@ func (e *Engine) Read(ctx context.Context, data []byte, progress func(done, tota
 	if !IsPDF(data) {
 		return nil, Structure{}, ErrNotPDF
 	}
-	if err := checkStreams(data); err != nil {
+	if err := e.check(data); err != nil {
 		return nil, Structure{}, err
 	}
 	inst, err := e.acquire(ctx)
@@ -678,14 +709,67 @@ func (e *Engine) Read(ctx context.Context, data []byte, progress func(done, tota
 	return pages, st, err
 }
 
-// readPages reads the pages of first's PDF: first's instance and any idle
-// ones each take the next page until none is left, then close their
-// document (releasing the instance).
+// readPages reads the pages of first's PDF (each, one page an item) and
+// closes first.
 func (e *Engine) readPages(ctx context.Context, first *Document, data []byte, progress func(done, total int)) ([]*Page, error) {
 	n := first.NumPages()
+	pages := make([]*Page, n)
+	done := 0
+	err := e.each(ctx, first, data, n, func(d *Document, i int) error {
+		p, err := d.Page(i + 1)
+		pages[i] = p
+		return err
+	}, func(int) {
+		done++
+		if progress != nil {
+			progress(done, n)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return pages, nil
+}
+
+// Each opens the PDF in data (checked as Read checks it) on an idle pdfium
+// instance, waiting for one when all are borrowed, and calls f(d, i) once
+// for every i in [0, n): on that instance's Document and on documents
+// opened on further idle instances while items remain (up to
+// Options.Workers), each on a goroutine of its own, so f must only touch
+// what belongs to item i. Documents and instances are released as soon as
+// no item is left for them, before Each returns. It stops handing out
+// items at the first error of f (which it returns) or when ctx is done
+// (ctx's error). Errors of opening are those of OpenBytes.
+func (e *Engine) Each(ctx context.Context, data []byte, n int, f func(d *Document, i int) error) error {
+	if !IsPDF(data) {
+		return ErrNotPDF
+	}
+	if err := e.check(data); err != nil {
+		return err
+	}
+	if n <= 0 {
+		return nil
+	}
+	inst, err := e.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	first, err := e.open(inst, true, data)
+	if err != nil {
+		return err
+	}
+	return e.each(ctx, first, data, n, f, nil)
+}
+
+// each runs f(d, i) for i in [0, n) on first and on documents of data
+// opened on idle instances while items remain; each worker takes the next
+// item until none is left, then closes its document (releasing the
+// instance). done, if set, is called on the caller's goroutine after each
+// item that succeeded. It returns f's first error, or ctx's.
+func (e *Engine) each(ctx context.Context, first *Document, data []byte, n int, f func(d *Document, i int) error, done func(i int)) error {
 	type result struct {
-		page *Page
-		err  error
+		i   int
+		err error
 	}
 	jobs := make(chan int)
 	results := make(chan result)
@@ -695,13 +779,12 @@ func (e *Engine) readPages(ctx context.Context, first *Document, data []byte, pr
 		defer wg.Done()
 		defer d.Close()
 		for i := range jobs {
-			p, err := d.Page(i)
-			results <- result{p, err}
+			results <- result{i, f(d, i)}
 		}
 	}
-	// more starts a worker on another idle instance while pages remain.
+	// more starts a worker on another idle instance while items remain.
 	more := func(next int) {
-		if running >= e.workers || n-next+1 <= running {
+		if running >= e.workers || n-next <= running {
 			return
 		}
 		inst := e.tryAcquire()
@@ -719,33 +802,30 @@ func (e *Engine) readPages(ctx context.Context, first *Document, data []byte, pr
 	running++
 	wg.Add(1)
 	go work(first)
-	pages := make([]*Page, n)
-	next, done := 1, 0
+	next, finished := 0, 0
 	more(next)
 	var firstErr error
-	for done < n {
+	for finished < n {
 		var send chan int
-		if next <= n && firstErr == nil && ctx.Err() == nil {
+		if next < n && firstErr == nil && ctx.Err() == nil {
 			send = jobs
 		}
-		inFlight := next - 1 - done
-		if send == nil && inFlight == 0 {
+		if send == nil && next == finished {
 			break
 		}
 		select {
 		case send <- next:
 			next++
 		case r := <-results:
-			done++
+			finished++
 			if r.err != nil {
 				if firstErr == nil {
 					firstErr = r.err
 				}
 				continue
 			}
-			pages[r.page.Number-1] = r.page
-			if progress != nil {
-				progress(done, n)
+			if done != nil {
+				done(r.i)
 			}
 			more(next)
 		}
@@ -753,12 +833,9 @@ func (e *Engine) readPages(ctx context.Context, first *Document, data []byte, pr
 	close(jobs)
 	wg.Wait()
 	if firstErr != nil {
-		return nil, firstErr
+		return firstErr
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return pages, nil
+	return ctx.Err()
 }
 
 // stripSubset removes a font subset tag such as "ABCDEF+" from a PostScript

@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"errors"
 	"reflect"
 	"sync"
 	"testing"
@@ -58,5 +59,51 @@ func TestPoolConcurrent(t *testing.T) {
 		if p, err := d.Page(1); err != nil || len(p.Chars) == 0 {
 			t.Errorf("an open document no longer answers: %v", err)
 		}
+	}
+}
+
+// TestEach: Each calls f once per item, on more than one instance when
+// they are idle, and stops at f's first error, returning it.
+func TestEach(t *testing.T) {
+	e := testEngine(t) // 2 instances
+	data := corpustest.PDF(t, "gr_sample1.pdf")
+	const n = 40
+	var mu sync.Mutex
+	seen := map[int]int{}
+	docs := map[*Document]bool{}
+	err := e.Each(t.Context(), data, n, func(d *Document, i int) error {
+		if _, err := d.Page(i%d.NumPages() + 1); err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		seen[i]++
+		docs[d] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if seen[i] != 1 {
+			t.Errorf("item %d done %d times, want once", i, seen[i])
+		}
+	}
+	if len(docs) != 2 {
+		t.Errorf("items done on %d documents, want 2 (one per instance)", len(docs))
+	}
+	stop := errors.New("stop")
+	calls := 0
+	err = e.Each(t.Context(), data, n, func(d *Document, i int) error {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		return stop
+	})
+	if !errors.Is(err, stop) || calls > 2 {
+		t.Errorf("Each with a failing f: %v after %d calls, want %v after at most 2", err, calls, stop)
+	}
+	if err := e.Each(t.Context(), []byte("not a pdf"), 1, nil); !errors.Is(err, ErrNotPDF) {
+		t.Errorf("Each on a non-PDF: %v, want ErrNotPDF", err)
 	}
 }
