@@ -64,6 +64,7 @@ import (
 	"github.com/crossmem/crossmem/bench/internal/corpus"
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/compile"
+	"github.com/crossmem/crossmem/internal/index"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/pdf"
 )
@@ -84,9 +85,10 @@ func main() {
 	corpusFlag := flag.String("corpus", "", "folder of PDFs (default ../shared/corpus/pdf relative to the repository root)")
 	n := flag.Int("n", 3, "rounds; min and median are reported")
 	verbose := flag.Bool("v", false, "also print the per-paper table (one process per paper: time and peak RSS)")
-	cpuProfile := flag.String("cpuprofile", "", "only profile: write a CPU profile of one batch compile in this process (compile.RunAll over the captured corpus, as compile --all runs it) to this file")
+	cpuProfile := flag.String("cpuprofile", "", "only profile: write a CPU profile of one batch compile in this process (compile.RunAll over the captured corpus and the index update, as compile --all runs them) to this file")
+	memProfile := flag.String("memprofile", "", "with -cpuprofile: also write a heap profile (alloc_space: every allocation of the batch compile) to this file")
 	flag.Parse()
-	if err := run(*corpusFlag, max(*n, 1), *verbose, *cpuProfile); err != nil {
+	if err := run(*corpusFlag, max(*n, 1), *verbose, *cpuProfile, *memProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "speed:", err)
 		os.Exit(1)
 	}
@@ -109,7 +111,7 @@ type paper struct {
 	pages int
 }
 
-func run(corpusFlag string, n int, verbose bool, cpuProfile string) error {
+func run(corpusFlag string, n int, verbose bool, cpuProfile, memProfile string) error {
 	for _, t := range []string{"pdftotext", "mutool"} {
 		if _, err := exec.LookPath(t); err != nil {
 			return fmt.Errorf("%s not found (apt-get install -y poppler-utils mupdf-tools): %w", t, err)
@@ -134,7 +136,7 @@ func run(corpusFlag string, n int, verbose bool, cpuProfile string) error {
 		return err
 	}
 	if cpuProfile != "" {
-		return b.profile(cpuProfile)
+		return b.profile(cpuProfile, memProfile)
 	}
 
 	tools := []tool{
@@ -227,8 +229,10 @@ func run(corpusFlag string, n int, verbose bool, cpuProfile string) error {
 }
 
 // profile writes a CPU profile of compile.RunAll over a copy of the
-// captured library, in this process, to path, and prints its time.
-func (b *bench) profile(path string) error {
+// captured library and the index update of the notes written (what
+// compile --all does), in this process, to path, and prints its time;
+// with memPath, also a heap profile with every allocation made meanwhile.
+func (b *bench) profile(path, memPath string) error {
 	home := filepath.Join(b.work, "profile")
 	if err := copyDir(b.pristine, home); err != nil {
 		return err
@@ -252,18 +256,44 @@ func (b *bench) profile(path string) error {
 		return err
 	}
 	defer f.Close()
+	if memPath != "" {
+		runtime.MemProfileRate = 64 << 10
+	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		return err
 	}
 	start := time.Now()
 	var failed error
-	compile.RunAll(ctx, lib, keys, compile.Options{Engine: engine, Cite: cite.Citer{Lib: lib}}, func(key string, _ *compile.Result, err error) {
+	var notes []string
+	compile.RunAll(ctx, lib, keys, compile.Options{Engine: engine, Cite: cite.Citer{Lib: lib}}, func(key string, res *compile.Result, err error) {
 		if err != nil && failed == nil {
 			failed = fmt.Errorf("compile %s: %w", key, err)
 		}
+		if err == nil {
+			notes = append(notes, res.Path)
+		}
 	})
+	compiled := time.Since(start)
+	ix, err := index.Open(filepath.Join(lib.Home, index.FileName), lib.WikiDir())
+	if err == nil {
+		err = ix.UpdateNotes(ctx, notes...)
+		ix.Close()
+	}
 	pprof.StopCPUProfile()
-	fmt.Printf("compile.RunAll over %d papers, %d pages: %s wall\n", len(keys), b.pages, secs(time.Since(start)))
+	fmt.Printf("compile.RunAll over %d papers, %d pages: %s wall; with the index update: %s\n", len(keys), b.pages, secs(compiled), secs(time.Since(start)))
+	if memPath != "" {
+		m, err := os.Create(memPath)
+		if err != nil {
+			return err
+		}
+		defer m.Close()
+		if err := pprof.Lookup("allocs").WriteTo(m, 0); err != nil {
+			return err
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("index update: %w", err)
+	}
 	return failed
 }
 

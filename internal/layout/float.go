@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/crossmem/crossmem/internal/pdf"
 )
@@ -62,11 +63,23 @@ type lineStats struct {
 	tokens, words, numbers int
 }
 
+// isNumberToken is numberToken.MatchString(t), without running the
+// expression on tokens it cannot match: those of more than three
+// characters with no ASCII digit (its marks and "n/a" are at most three).
+func isNumberToken(t string) bool {
+	if len(t) > 3*utf8.UTFMax || utf8.RuneCountInString(t) > 3 {
+		if !strings.ContainsAny(t, "0123456789") {
+			return false
+		}
+	}
+	return numberToken.MatchString(t)
+}
+
 func statsOf(l *Line) lineStats {
 	var s lineStats
 	for _, t := range strings.Fields(l.Text) {
 		s.tokens++
-		if numberToken.MatchString(t) {
+		if isNumberToken(t) {
 			s.numbers++
 			continue
 		}

@@ -65,16 +65,18 @@ type Line struct {
 // visual line (superscripts, font changes).
 func buildLines(chars []pdf.Char, bold []fontFlags) []*Line {
 	var raw [][]char
-	var cur []char
+	accented := attachAccents(chars)
+	// The lines are consecutive runs of one array (each capped at its end).
+	cur := make([]char, 0, len(accented))
 	flush := func() {
 		if len(cur) > 0 {
-			raw = append(raw, cur)
-			cur = nil
+			raw = append(raw, cur[:len(cur):len(cur)])
+			cur = cur[len(cur):]
 		}
 	}
 	dropped := false
 	var unmapped pdf.Rect // the last glyph without a Unicode value, until the next character
-	for _, c := range attachAccents(chars) {
+	for _, c := range accented {
 		if dropped && !isSpace(c.Rune) {
 			c.afterDrop = true
 			dropped = false
@@ -747,6 +749,7 @@ func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
 				continue
 			}
 			isProse := prose(l)
+			isLabel := sectionLabel.MatchString(l.Text)
 			best, bestDist := -1, math.Inf(1)
 			for j, m := range lines {
 				if j == i || m.Vertical || m.Size <= 0 {
@@ -755,7 +758,7 @@ func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
 				s := m.Size
 				// A section number set apart from its title ("I.    INTRODUCTION")
 				// goes before it.
-				if sectionLabel.MatchString(l.Text) && m.Box.X0 > l.Box.X1 && m.Box.X0-l.Box.X1 < 5*s &&
+				if isLabel && m.Box.X0 > l.Box.X1 && m.Box.X0-l.Box.X1 < 5*s &&
 					math.Abs(l.Base-m.Base) < 0.2*s && math.Abs(l.Size-m.Size) < 0.15*s && !prose(m) {
 					if d := m.Box.X0 - l.Box.X1; d < bestDist {
 						best, bestDist = j, d

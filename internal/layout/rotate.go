@@ -36,6 +36,10 @@ func orientations(p *pdf.Page) []*frame {
 		f := byQ[q]
 		if f == nil {
 			f = &frame{quarter: q, extent: rotateRect(page, q)}
+			if len(byQ) == 0 {
+				// Most pages are one orientation: room for all.
+				f.chars = make([]pdf.Char, 0, len(p.Chars))
+			}
 			byQ[q] = f
 		}
 		if q != 0 {
