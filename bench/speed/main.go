@@ -55,6 +55,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -262,6 +263,7 @@ func (b *bench) profile(path, memPath string) error {
 	if err := pprof.StartCPUProfile(f); err != nil {
 		return err
 	}
+	stopDemand := sampleDemand()
 	start := time.Now()
 	var failed error
 	var notes []string
@@ -280,7 +282,9 @@ func (b *bench) profile(path, memPath string) error {
 		ix.Close()
 	}
 	pprof.StopCPUProfile()
+	demand := stopDemand()
 	fmt.Printf("compile.RunAll over %d papers, %d pages: %s wall; with the index update: %s\n", len(keys), b.pages, secs(compiled), secs(time.Since(start)))
+	fmt.Printf("goroutines running or runnable (sampled every ms, whatever the machine's load): %s\n", demand)
 	if memPath != "" {
 		m, err := os.Create(memPath)
 		if err != nil {
@@ -295,6 +299,52 @@ func (b *bench) profile(path, memPath string) error {
 		return fmt.Errorf("index update: %w", err)
 	}
 	return failed
+}
+
+// sampleDemand samples, every millisecond until the returned function is
+// called, how many goroutines are running or runnable (runtime/metrics;
+// the sampler itself left out): how many cores the work could use, which
+// the machine's load does not change. The function stops the sampler and
+// describes the samples: the share of the time at 0, 1 and at least 2,
+// and the mean of min(n, GOMAXPROCS).
+func sampleDemand() func() string {
+	samples := []metrics.Sample{{Name: "/sched/goroutines/running:goroutines"}, {Name: "/sched/goroutines/runnable:goroutines"}}
+	stop, done := make(chan struct{}), make(chan string)
+	go func() {
+		var hist [3]int
+		var sum, n float64
+		procs := runtime.GOMAXPROCS(0)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+			case <-stop:
+				if n == 0 {
+					done <- "no samples"
+					return
+				}
+				done <- fmt.Sprintf("0: %.0f %%, 1: %.0f %%, ≥2: %.0f %% of the time; mean of min(n, %d): %.2f",
+					100*float64(hist[0])/n, 100*float64(hist[1])/n, 100*float64(hist[2])/n, procs, sum/n)
+				return
+			}
+			metrics.Read(samples)
+			k := -1 // this goroutine
+			for _, s := range samples {
+				if s.Value.Kind() == metrics.KindUint64 {
+					k += int(s.Value.Uint64())
+				}
+			}
+			k = max(k, 0)
+			hist[min(k, 2)]++
+			sum += float64(min(k, procs))
+			n++
+		}
+	}()
+	return func() string {
+		close(stop)
+		return <-done
+	}
 }
 
 // setup builds the binary, captures the corpus offline into b.pristine,
