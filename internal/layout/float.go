@@ -672,6 +672,7 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 			if debugFloats != nil {
 				debugFloats("  rejected: behind display type")
 			}
+			clusters = append(clusters, splitRules(c, keep, keepMark)...)
 			continue
 		}
 		// Running text inside: a framed or shaded box of text.
@@ -688,33 +689,7 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 			if debugFloats != nil {
 				debugFloats("  rejected: %d of %d lines prose", proseLines, n)
 			}
-			// The rules of a frame around a page's text may have joined
-			// a picture inside it: the marks without the rules are
-			// clusters again.
-			if c.rules > 0 && !c.split {
-				var sub []pdf.Rect
-				subMark := map[int]bool{}
-				for _, i := range c.members {
-					if keepMark[i] {
-						subMark[len(sub)] = true
-						sub = append(sub, keep[i])
-					}
-				}
-				for _, sc := range clusterRects(sub, subMark, 4) {
-					sc.split = true
-					var members []int
-					for _, j := range sc.members {
-						for _, i := range c.members {
-							if keep[i] == sub[j] {
-								members = append(members, i)
-								break
-							}
-						}
-					}
-					sc.members = members
-					clusters = append(clusters, sc)
-				}
-			}
+			clusters = append(clusters, splitRules(c, keep, keepMark)...)
 			continue
 		}
 		box = grow(box, lines, taken, ro, st)
@@ -722,7 +697,9 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 	}
 	// Areas found twice (a figure grown over a neighbouring cluster) are
 	// merged, and so are the panels of one figure: areas less than two
-	// body lines apart with no running text or caption between them.
+	// body lines apart with no running text, caption or display type (a
+	// chapter's title between its picture and its number's box) between
+	// them.
 	out = mergeRects(out)
 	for changed := true; changed; {
 		changed = false
@@ -742,6 +719,10 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 						clear = false
 						break
 					}
+					if x := l.Box.Intersect(u); l.Size >= 1.6*st.BodySize && x.Width()*x.Height() > 0.1*l.Box.Width()*l.Box.Height() && l.Box.Intersect(a) == (pdf.Rect{}) && l.Box.Intersect(b) == (pdf.Rect{}) {
+						clear = false
+						break
+					}
 				}
 				if clear {
 					out[i] = u
@@ -751,6 +732,40 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 				}
 			}
 		}
+	}
+	return out
+}
+
+// splitRules returns the clusters of the marks of a rejected cluster
+// without its rules, nil when it has no rules or was split already: the
+// rules of a frame around a page's text (or around a cover's type) may
+// have joined a picture inside it to that text.
+func splitRules(c cluster, keep []pdf.Rect, keepMark map[int]bool) []cluster {
+	if c.rules == 0 || c.split {
+		return nil
+	}
+	var sub []pdf.Rect
+	subMark := map[int]bool{}
+	for _, i := range c.members {
+		if keepMark[i] {
+			subMark[len(sub)] = true
+			sub = append(sub, keep[i])
+		}
+	}
+	var out []cluster
+	for _, sc := range clusterRects(sub, subMark, 4) {
+		sc.split = true
+		var members []int
+		for _, j := range sc.members {
+			for _, i := range c.members {
+				if keep[i] == sub[j] {
+					members = append(members, i)
+					break
+				}
+			}
+		}
+		sc.members = members
+		out = append(out, sc)
 	}
 	return out
 }
@@ -767,7 +782,8 @@ type cluster struct {
 // 36 points each way; a cluster holding a raster image, 10 points each
 // way and 300 square points (a logo, an icon set apart); three or more
 // graphics with no text inside, 20 points each way and 1,500 square
-// points (a logo drawn as paths).
+// points, or ten or more, 10 points each way and 300 square points (a
+// logo drawn as paths).
 func figureSized(c cluster, rs []pdf.Rect, images []pdf.Rect, lines []*Line) bool {
 	w, h := c.box.Width(), c.box.Height()
 	if w >= 36 && h >= 36 {
@@ -778,8 +794,12 @@ func figureSized(c cluster, rs []pdf.Rect, images []pdf.Rect, lines []*Line) boo
 			return true
 		}
 	}
+	// Three pieces make a drawing of a figure's size; ten pieces make one
+	// the size of an image's (a logo drawn as paths).
 	if len(c.members) < 3 || math.Min(w, h) < 20 || w*h < 1500 {
-		return false
+		if len(c.members) < 10 || math.Min(w, h) < 10 || w*h < 300 {
+			return false
+		}
 	}
 	for _, l := range lines {
 		if l.Box.Intersect(c.box) != (pdf.Rect{}) {
