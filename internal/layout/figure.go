@@ -104,17 +104,68 @@ func linkFloats(pages []*Page, st Stats) {
 		}
 		sort.SliceStable(p.Floats, func(i, j int) bool { return p.Floats[i].Box.Y1 > p.Floats[j].Box.Y1 })
 	}
-	var pending []*captionAt
+	// The pairs of each page's captions and floats, and the side the
+	// document sets its captions of each kind on: the side of the floats
+	// of the captions that have floats on one side only (a figure's
+	// caption below it and a table's above it when no caption tells).
+	all := make([][]candidate, len(pages))
+	votes := map[Kind]int{}
 	for pi, p := range pages {
 		for _, b := range p.Blocks {
-			if !isCaption(b.Kind) || b.Rotated {
+			if !isCaption(b.Kind) {
 				continue
 			}
-			if f := nearestFloat(p, b, st); f != nil {
-				link(f, b, p.Number)
+			cs := candidates(p, b, st)
+			all[pi] = append(all[pi], cs...)
+			side := 0
+			for _, c := range cs {
+				if c.f.Kind != b.Kind || c.side == 0 || side != 0 && c.side != side {
+					side = 0
+					break
+				}
+				side = c.side
+			}
+			votes[b.Kind] += side
+		}
+	}
+	floatSide := map[Kind]int{Figure: 1, Table: -1}
+	for k, v := range votes {
+		if v > 0 {
+			floatSide[k] = 1
+		} else if v < 0 {
+			floatSide[k] = -1
+		}
+	}
+	var pending []*captionAt
+	for pi, p := range pages {
+		// Closest first: a caption between two floats takes the one on
+		// its kind's side unless that one's own caption is closer to it.
+		cs := all[pi]
+		for i := range cs {
+			c := &cs[i]
+			c.score = c.gap
+			if c.side != 0 && c.side != floatSide[c.caption.Kind] && c.caption.Kind != Caption {
+				c.score += 3 * st.BodySize
+			}
+			if c.f.Kind != c.caption.Kind && c.caption.Kind != Caption {
+				c.score += 6 * st.BodySize
+			}
+		}
+		sort.SliceStable(cs, func(i, j int) bool { return cs[i].score < cs[j].score })
+		for _, c := range cs {
+			if c.caption.Float != nil || c.f.Caption != nil || c.f.Text != nil && c.f.Kind == Code && c.f.Text.Float != nil {
 				continue
 			}
-			pending = append(pending, &captionAt{b, pi})
+			if c.f.Kind == Code && c.f.Text != nil {
+				c.f.Text.Float = c.f
+				p.Floats = append(p.Floats, c.f)
+			}
+			link(c.f, c.caption, p.Number)
+		}
+		for _, b := range p.Blocks {
+			if isCaption(b.Kind) && b.Float == nil {
+				pending = append(pending, &captionAt{b, pi})
+			}
 		}
 	}
 	// Captions of full-page floats: the unlinked float of the adjacent
@@ -169,28 +220,42 @@ func kindFits(c, f Kind) bool {
 	return true
 }
 
-// nearestFloat returns the float on p that caption b names, or nil (see
-// linkFloats). A listing's caption makes a Code float of the code block
-// next to it.
-func nearestFloat(p *Page, b *Block, st Stats) *Float {
-	type cand struct {
-		f     *Float
-		score float64
+// candidate is a float that a caption may name: the distance between
+// them (points), the side the float is on (1 above the caption, -1 below,
+// 0 around it) and the score linkFloats ranks it by.
+type candidate struct {
+	caption    *Block
+	f          *Float
+	gap, score float64
+	side       int
+}
+
+// candidates returns the floats on p that caption b may name (see
+// linkFloats). A listing's caption may name the code block next to it (a
+// Code float, not yet on the page). Boxes are compared in the caption's
+// frame: a caption turned with its table is above the table in the
+// table's reading direction.
+func candidates(p *Page, b *Block, st Stats) []candidate {
+	q := 0
+	if len(b.Lines) > 0 {
+		q = b.Lines[0].quarter
 	}
-	var best *cand
-	consider := func(f *Float, box pdf.Rect) {
-		ov := math.Min(box.X1, b.Box.X1) - math.Max(box.X0, b.Box.X0)
-		if ov < 0.3*math.Min(box.Width(), b.Box.Width()) {
+	bb := rotateRect(b.Box, q)
+	var out []candidate
+	consider := func(f *Float, page pdf.Rect) {
+		box := rotateRect(page, q)
+		ov := math.Min(box.X1, bb.X1) - math.Max(box.X0, bb.X0)
+		if ov < 0.3*math.Min(box.Width(), bb.Width()) {
 			return
 		}
 		var gap float64
-		below := box.Y1 <= b.Box.Y0+0.5*b.Size() // the float is above the caption
-		above := box.Y0 >= b.Box.Y1-0.5*b.Size()
+		floatBelow := box.Y1 <= bb.Y0+0.5*b.Size()
+		floatAbove := box.Y0 >= bb.Y1-0.5*b.Size()
 		switch {
-		case below:
-			gap = b.Box.Y0 - box.Y1
-		case above:
-			gap = box.Y0 - b.Box.Y1
+		case floatBelow:
+			gap = bb.Y0 - box.Y1
+		case floatAbove:
+			gap = box.Y0 - bb.Y1
 		default:
 			// The caption inside the float's box (a caption set beside a
 			// figure, or a region grown over it).
@@ -199,24 +264,20 @@ func nearestFloat(p *Page, b *Block, st Stats) *Float {
 		if gap < 0 {
 			gap = 0
 		}
-		limit := math.Max(6*st.BodySize, 0.15*p.Height)
+		limit := math.Max(6*st.BodySize, 0.15*math.Max(p.Height, p.Width))
 		if gap > limit {
 			return
 		}
-		// Which side a caption usually is: below a figure, above a table.
-		score := gap
-		if b.Kind == Figure && above || b.Kind == Table && below {
-			score += 3 * st.BodySize
-		}
-		if f != nil && f.Kind != b.Kind && b.Kind != Caption {
-			score += 6 * st.BodySize
-		}
-		if blockedBy(p, b, box) {
+		if blockedBy(p, b, page, q) {
 			return
 		}
-		if best == nil || score < best.score {
-			best = &cand{f, score}
+		side := 0
+		if floatAbove {
+			side = 1
+		} else if floatBelow {
+			side = -1
 		}
+		out = append(out, candidate{caption: b, f: f, gap: gap, side: side})
 	}
 	for _, f := range p.Floats {
 		if f.Caption != nil || f.Rotated != b.Rotated || !kindFits(b.Kind, f.Kind) {
@@ -229,33 +290,26 @@ func nearestFloat(p *Page, b *Block, st Stats) *Float {
 			if c.Kind != Code && c.Kind != Equation || c.Float != nil {
 				continue
 			}
-			f := &Float{Kind: Code, Box: c.Box, Text: c}
-			consider(f, c.Box)
+			consider(&Float{Kind: Code, Box: c.Box, Text: c}, c.Box)
 		}
 	}
-	if best == nil {
-		return nil
-	}
-	f := best.f
-	if f.Kind == Code && f.Text != nil && f.Text.Float == nil {
-		f.Text.Float = f
-		p.Floats = append(p.Floats, f)
-	}
-	return f
+	return out
 }
 
 // blockedBy reports whether running text (a paragraph or list item of two
-// lines or more, or a heading) lies between caption b and box.
-func blockedBy(p *Page, b *Block, box pdf.Rect) bool {
+// lines or more, or a heading) lies between caption b and box, one above
+// the other in frame q (boxes in page coordinates).
+func blockedBy(p *Page, b *Block, box pdf.Rect, q int) bool {
+	box, bb := rotateRect(box, q), rotateRect(b.Box, q)
 	var top, bottom float64
-	if box.Y0 >= b.Box.Y1 {
-		top, bottom = box.Y0, b.Box.Y1
-	} else if box.Y1 <= b.Box.Y0 {
-		top, bottom = b.Box.Y0, box.Y1
+	if box.Y0 >= bb.Y1 {
+		top, bottom = box.Y0, bb.Y1
+	} else if box.Y1 <= bb.Y0 {
+		top, bottom = bb.Y0, box.Y1
 	} else {
 		return false
 	}
-	x0, x1 := math.Max(box.X0, b.Box.X0), math.Min(box.X1, b.Box.X1)
+	x0, x1 := math.Max(box.X0, bb.X0), math.Min(box.X1, bb.X1)
 	for _, o := range p.Blocks {
 		if o == b || o.Float != nil || o.Kind.Furniture() {
 			continue
@@ -263,7 +317,8 @@ func blockedBy(p *Page, b *Block, box pdf.Rect) bool {
 		if !(o.Kind == Paragraph && len(o.Lines) >= 2 || o.Kind == ListItem || o.Kind == Heading) {
 			continue
 		}
-		if o.Box.Y0 >= bottom-1 && o.Box.Y1 <= top+1 && o.Box.X1 > x0 && o.Box.X0 < x1 {
+		ob := rotateRect(o.Box, q)
+		if ob.Y0 >= bottom-1 && ob.Y1 <= top+1 && ob.X1 > x0 && ob.X0 < x1 {
 			return true
 		}
 	}

@@ -349,7 +349,7 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 			if n < 3 && !(n == 2 && vert >= 3) {
 				break
 			}
-			if tabularText(box, lines, ro) && !chart(box, group[:n], h, lines) {
+			if tabularText(box, lines, ro) && !chart(box, group[:n], h, lines) && !crossedByText(box, lines, ro) {
 				ok = true
 				break
 			}
@@ -367,6 +367,19 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 		out = append(out, box)
 	}
 	return out
+}
+
+// crossedByText reports whether running text lies in box but sticks out
+// of it sideways by more than two of its ems: the column of text beside a
+// figure whose frame's rules joined a table's. A cell's text stays
+// within its table's rules.
+func crossedByText(box pdf.Rect, lines []*Line, ro roles) bool {
+	for _, l := range lines {
+		if ro.running[l] && inside(l, box) && (l.Box.X1 > box.X1+2*l.Size || l.Box.X0 < box.X0-2*l.Size) {
+			return true
+		}
+	}
+	return false
 }
 
 // chart reports whether a ruled box is a plot with grid lines rather than
