@@ -210,6 +210,7 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 			marks = append(marks, b)
 		}
 	}
+	hRules, vRules = joinRules(hRules, vRules, marks)
 	for _, a := range ruledTables(hRules, vRules, lines, ro) {
 		areas = append(areas, floatArea{TableText, a})
 	}
@@ -294,6 +295,80 @@ func inside(l *Line, a pdf.Rect) bool {
 	return x.Width() >= 0.6*lw && x.Height() >= 0.5*lh
 }
 
+// joinRules joins rules drawn in pieces end to end (a word processor
+// draws a table's border cell by cell, with a small square where borders
+// meet): thin pieces on the same line that touch (at most half a point
+// apart) become one rule when they add up to a rule's length. The marks
+// that joined a rule stay marks too (a box drawn in pieces is still
+// drawn: a figure when it is no table). Dashed lines, whose dashes are
+// apart, stay pieces.
+func joinRules(h, v, marks []pdf.Rect) (hRules, vRules []pdf.Rect) {
+	join := func(rules []pdf.Rect, vertical bool) []pdf.Rect {
+		turn := func(r pdf.Rect) pdf.Rect {
+			if vertical {
+				return rotateRect(r, 1)
+			}
+			return r
+		}
+		type piece struct {
+			r    pdf.Rect
+			rule bool
+		}
+		var ps []piece
+		for _, r := range rules {
+			ps = append(ps, piece{turn(r), true})
+		}
+		for _, m := range marks {
+			if vertical && m.Width() <= ruleThick || !vertical && m.Height() <= ruleThick {
+				ps = append(ps, piece{turn(m), false})
+			}
+		}
+		sort.Slice(ps, func(i, j int) bool {
+			if math.Abs(ps[i].r.Y0-ps[j].r.Y0) > 0.25 {
+				return ps[i].r.Y0 < ps[j].r.Y0
+			}
+			return ps[i].r.X0 < ps[j].r.X0
+		})
+		// Runs of touching pieces; a run joins when it holds two rules or
+		// more (the pixels of a drawn heat map or a colour bar touch
+		// too, but are no rules), else its rules stay as they are.
+		var keep []pdf.Rect
+		var run []piece
+		flush := func() {
+			var box pdf.Rect
+			var own []pdf.Rect
+			for _, p := range run {
+				box = box.Union(p.r)
+				if p.rule {
+					own = append(own, p.r)
+				}
+			}
+			if len(own) >= 2 {
+				own = []pdf.Rect{box}
+			}
+			for _, r := range own {
+				if vertical {
+					r = rotateRect(r, 3)
+				}
+				keep = append(keep, r)
+			}
+			run = run[:0]
+		}
+		for _, p := range ps {
+			if n := len(run); n > 0 {
+				last := run[n-1].r
+				if !(math.Abs(last.Y0-p.r.Y0) <= 0.25 && math.Abs(last.Y1-p.r.Y1) <= 0.25 && p.r.X0 <= last.X1+0.5) {
+					flush()
+				}
+			}
+			run = append(run, p)
+		}
+		flush()
+		return keep
+	}
+	return join(h, false), join(v, true)
+}
+
 // ruledTables finds tables drawn with rules: runs of at least three
 // horizontal rules of about the same extent, one below the other (or two
 // with at least three vertical rules between them), such that the text
@@ -305,6 +380,17 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 	var out []pdf.Rect
 	for i := range h {
 		if used[i] {
+			continue
+		}
+		// The second line of a double rule, or a rule drawn again, of a
+		// table found already starts no table of its own.
+		within := false
+		for _, t := range out {
+			if h[i].Y0 >= t.Y0-1 && h[i].Y1 <= t.Y1+1 && h[i].X0 < t.X1 && h[i].X1 > t.X0 {
+				within = true
+			}
+		}
+		if within {
 			continue
 		}
 		// Rules below rule i with about its extent.
@@ -725,6 +811,11 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 				if gx > 2*st.BodySize || gy > 2*st.BodySize {
 					continue
 				}
+				// Side by side, each over or under a caption of its own:
+				// two figures (in two columns), not two panels.
+				if gx > 0 && ownCaption(a, b, lines, ro, st) && ownCaption(b, a, lines, ro, st) {
+					continue
+				}
 				u := a.Union(b)
 				clear := true
 				for _, l := range lines {
@@ -781,6 +872,24 @@ func splitRules(c cluster, keep []pdf.Rect, keepMark map[int]bool) []cluster {
 		out = append(out, sc)
 	}
 	return out
+}
+
+// ownCaption reports whether a caption starts right below or above area
+// a (within three body lines), under a's width and not under other's.
+func ownCaption(a, other pdf.Rect, lines []*Line, ro roles, st Stats) bool {
+	for _, l := range lines {
+		if !ro.caption[l] || !captionStart.MatchString(l.Text) {
+			continue
+		}
+		mid := (l.Box.X0 + l.Box.X1) / 2
+		if mid < a.X0 || mid > a.X1 || mid >= other.X0 && mid <= other.X1 {
+			continue
+		}
+		if l.Box.Y1 <= a.Y0 && a.Y0-l.Box.Y1 <= 3*st.BodySize || l.Box.Y0 >= a.Y1 && l.Box.Y0-a.Y1 <= 3*st.BodySize {
+			return true
+		}
+	}
+	return false
 }
 
 type cluster struct {
