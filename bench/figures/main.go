@@ -22,7 +22,8 @@
 //     cells are at least 90 % right: a docling cell with text is right
 //     when the table chunk's cell at its row and column (after the one
 //     shift of rows and of columns that puts the most cells right) has the
-//     same text (quote.Key).
+//     same text (quote.Key; docling's names for glyphs without a
+//     character, "SM590000", are left out).
 //
 // On every PDF of the corpus it also counts: chunks whose text is an
 // equation number alone ("(3)"), equation chunks and those with a label;
@@ -344,11 +345,17 @@ func measure(e *pdf.Engine, path, gtDir string, o options) (*result, error) {
 	return r, nil
 }
 
+// glyphName matches what docling writes for a glyph the PDF maps to no
+// character (a bullet drawn from a symbol font: "SM590000",
+// "GLYPH<c=1,font=…>"): not text of the text layer, so not compared.
+var glyphName = regexp.MustCompile(`\bSM[0-9]{6}\b|GLYPH<[^>]*>`)
+
 // cellShare returns the share of docling's cells with text that are at
 // their row and column in ours, after the best shift.
 func cellShare(ours [][]string, cells []doclingCell) float64 {
 	var want []doclingCell
 	for _, c := range cells {
+		c.Text = glyphName.ReplaceAllString(c.Text, "")
 		if quote.Key(c.Text) != "" {
 			want = append(want, c)
 		}

@@ -2,9 +2,10 @@
 // stages: printouts a developer reads while tuning a rule, not tests (they
 // assert nothing). Run from the repository root:
 //
-//	go run ./bench/inspect dump FILE.pdf[:PAGE]   # the outline, blocks and lines layout finds (DUMP_SHORT=1: one line per block; DUMP_LINES=1: line boxes)
+//	go run ./bench/inspect dump FILE.pdf[:PAGE]   # the outline, blocks and lines layout finds (DUMP_SHORT=1: one line per block; DUMP_LINES=1: line boxes; DUMP_FLOATS=1: the float finder's decisions)
 //	go run ./bench/inspect gaps 'GLOB'            # glyph-gap statistics, between glyphs with and without a space (GAPSHOW=1: the unspaced gaps over 0.12 em)
 //	go run ./bench/inspect calib 'GLOB'           # the text-layer trust check (chunk.Assess) of every page, with its diagnosis
+//	go run ./bench/inspect tables 'GLOB'          # every table chunk as the note shows it, with its caption
 //
 // A GLOB is matched against file names as given; for the shared corpus use
 // '../shared/corpus/pdf/*.pdf'. They were TestDump, TestGapStats
@@ -29,7 +30,7 @@ import (
 
 func main() {
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: inspect dump FILE.pdf[:PAGE] | gaps GLOB | calib GLOB")
+		fmt.Fprintln(os.Stderr, "usage: inspect dump FILE.pdf[:PAGE] | gaps GLOB | calib GLOB | tables GLOB")
 		os.Exit(2)
 	}
 	ctx := context.Background()
@@ -50,8 +51,10 @@ func main() {
 		err = gaps(ctx, e, os.Args[2])
 	case "calib":
 		err = calib(ctx, e, os.Args[2])
+	case "tables":
+		err = tables(ctx, e, os.Args[2])
 	default:
-		err = fmt.Errorf("unknown aid %q: use dump, gaps or calib", os.Args[1])
+		err = fmt.Errorf("unknown aid %q: use dump, gaps, calib or tables", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "inspect:", err)
@@ -93,6 +96,9 @@ func dump(ctx context.Context, e *pdf.Engine, arg string) error {
 	}
 	for _, o := range s.Outline {
 		fmt.Printf("outline L%d p%d x=%.0f y=%.0f %q\n", o.Level, o.Page, o.X, o.Y, o.Title)
+	}
+	if os.Getenv("DUMP_FLOATS") != "" {
+		*layout.DebugFloats = func(format string, args ...any) { fmt.Printf("floats: "+format+"\n", args...) }
 	}
 	st := layout.DocumentStats(pages)
 	fmt.Printf("body size %.1f bold %v\n", st.BodySize, st.BodyBold)

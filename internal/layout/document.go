@@ -201,6 +201,7 @@ func furniture(pages []*Page, st Stats) {
 			}
 			if len(keep) > 0 {
 				nb := newBlock(b.Kind, keep)
+				nb.Float = b.Float
 				blocks = append(blocks, nb)
 			}
 		}

@@ -413,6 +413,9 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 			top, bottom := h[group[n-1]], h[group[n]]
 			band := pdf.Rect{X0: math.Min(top.X0, bottom.X0), Y0: bottom.Y1, X1: math.Max(top.X1, bottom.X1), Y1: top.Y0}
 			if !emptyOrTabular(band, lines, ro) {
+				if debugFloats != nil {
+					debugFloats("  run breaks at band %v", band)
+				}
 				break
 			}
 			n++
@@ -503,7 +506,7 @@ func emptyOrTabular(band pdf.Rect, lines []*Line, ro roles) bool {
 			}
 		}
 	}
-	return running*2 < n || n == 0 || tabularText(band, lines, ro)
+	return running*2 < n || n == 0 || tabularText(band, lines, ro) || cellLines(band, lines, ro)
 }
 
 // tabularText reports whether the lines in box read as a table rather than
@@ -1128,6 +1131,11 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 	for i, f := range floats {
 		if f != nil && f.kind == TableText {
 			found[i].Cells = tableCells(f.lines, areas[i].box, hRules, vRules)
+			if notATable(found[i].Cells) {
+				// Not a table after all (table_reject.go): running text.
+				rest = append(rest, f.lines...)
+				floats[i], found[i] = nil, nil
+			}
 		}
 	}
 	sort.SliceStable(rest, func(i, j int) bool { return rest[i].seq < rest[j].seq })

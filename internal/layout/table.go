@@ -238,44 +238,22 @@ func joinPieces(ps []piece) string {
 
 // stream reads a table by alignment (see tableCells).
 func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect) [][]string {
-	// Rows: baselines, or bands between full-width rules when there are
-	// at least two such rules inside the table.
+	// Lines of the table: pieces that share a baseline.
 	type prow struct {
 		ps   []piece
 		base float64
 	}
 	var rows []*prow
-	var full []float64
-	for _, r := range h {
-		y := (r.Y0 + r.Y1) / 2
-		if r.Width() >= 0.9*box.Width() && y > box.Y0+3 && y < box.Y1-3 {
-			full = append(full, y)
-		}
-	}
-	sort.Float64s(full)
-	full = dedupe(full)
 	sorted := append([]piece(nil), ps...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].base > sorted[j].base })
-	band := func(p piece) int {
-		y := (p.box.Y0 + p.box.Y1) / 2
-		return sort.SearchFloat64s(full, y)
-	}
-	byBand := len(full) >= 2
 	for _, p := range sorted {
-		if n := len(rows); n > 0 {
-			last := rows[n-1]
-			same := math.Abs(last.base-p.base) < 0.35*p.size
-			if byBand {
-				same = band(last.ps[0]) == band(p)
-			}
-			if same {
-				last.ps = append(last.ps, p)
-				continue
-			}
+		if n := len(rows); n > 0 && math.Abs(rows[n-1].base-p.base) < 0.35*p.size {
+			rows[n-1].ps = append(rows[n-1].ps, p)
+			continue
 		}
 		rows = append(rows, &prow{ps: []piece{p}, base: p.base})
 	}
-	// Columns from the rows with the most pieces.
+	// Columns from the lines with the most pieces.
 	most := 0
 	for _, r := range rows {
 		most = max(most, len(r.ps))
@@ -300,26 +278,168 @@ func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect) [][]string {
 		}
 		cols = append(cols, s)
 	}
-	var out [][]string
-	for _, r := range rows {
+	// Each line's pieces to the column they overlap most.
+	lineCells := make([][][]piece, len(rows))
+	for i, r := range rows {
 		cells := make([][]piece, len(cols))
 		for _, p := range r.ps {
 			best, bestOv := 0, math.Inf(-1)
-			for i, c := range cols {
+			for k, c := range cols {
 				ov := math.Min(c.x1, p.box.X1) - math.Max(c.x0, p.box.X0)
 				if ov > bestOv {
-					best, bestOv = i, ov
+					best, bestOv = k, ov
 				}
 			}
 			cells[best] = append(cells[best], p)
 		}
-		row := make([]string, len(cols))
-		for i, c := range cells {
-			row[i] = joinPieces(c)
-		}
-		out = append(out, row)
+		lineCells[i] = cells
 	}
-	return out
+	// Lines to rows: a line continues the row above (see wraps). Rules
+	// across the table inside it split it into bands: the head band is
+	// the lines above the first (a table's head and body split by a
+	// rule); when rules separate the body's rows, a band is one row (rows
+	// of wrapped text between rules).
+	full := fullRules(h, box)
+	headBand := math.Inf(1)
+	if n := len(full); n > 0 {
+		headBand = full[n-1]
+	}
+	inHead := func(r *prow) bool {
+		for _, p := range r.ps {
+			if (p.box.Y0+p.box.Y1)/2 < headBand {
+				return false
+			}
+		}
+		return true
+	}
+	bandOf := func(r *prow) int {
+		p := r.ps[0]
+		return sort.SearchFloat64s(full, (p.box.Y0+p.box.Y1)/2)
+	}
+	// Rules separate the body's rows when three or more bands below the
+	// head hold text (two may be a body and its notes under the last
+	// rule).
+	bodyBands := map[int]bool{}
+	for _, r := range rows {
+		if !inHead(r) {
+			bodyBands[bandOf(r)] = true
+		}
+	}
+	ruledRows := len(bodyBands) >= 3
+	// ruled reports whether a rule runs between lines i-1 and i over one
+	// of line i's pieces (a rule under a head spanning columns).
+	ruled := func(i int) bool {
+		top, bottom := math.Inf(-1), math.Inf(1)
+		for _, p := range rows[i].ps {
+			top = math.Max(top, p.box.Y1)
+		}
+		for _, p := range rows[i-1].ps {
+			bottom = math.Min(bottom, p.box.Y0)
+		}
+		for _, r := range h {
+			y := (r.Y0 + r.Y1) / 2
+			if y < top-1 || y > bottom+1 {
+				continue
+			}
+			for _, p := range rows[i].ps {
+				if r.X0 < p.box.X1 && r.X1 > p.box.X0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var out [][][]piece
+	var first []int // the line each row starts with
+	for i := range rows {
+		if n := len(out); n > 0 {
+			// One band: no rule between the lines, in the head or in a
+			// body whose rows rules separate.
+			band := !ruled(i) && (inHead(rows[i]) && inHead(rows[i-1]) || ruledRows && bandOf(rows[i]) == bandOf(rows[i-1]))
+			if wraps(lineCells[first[n-1]], lineCells[i-1], lineCells[i], band) {
+				for k, c := range lineCells[i] {
+					out[n-1][k] = append(out[n-1][k], c...)
+				}
+				continue
+			}
+		}
+		out = append(out, lineCells[i])
+		first = append(first, i)
+	}
+	cells := make([][]string, len(out))
+	for i, r := range out {
+		cells[i] = make([]string, len(cols))
+		for k, c := range r {
+			cells[i][k] = joinPieces(c)
+		}
+	}
+	return cells
+}
+
+// fullRules returns the heights, ascending, of the rules inside box (not
+// at its top or bottom edge) that span at least 90 % of its width: the
+// rules between a table's rows or groups of rows.
+func fullRules(h []pdf.Rect, box pdf.Rect) []float64 {
+	var full []float64
+	for _, r := range h {
+		y := (r.Y0 + r.Y1) / 2
+		if r.Width() >= 0.9*box.Width() && y > box.Y0+3 && y < box.Y1-3 {
+			full = append(full, y)
+		}
+	}
+	sort.Float64s(full)
+	return dedupe(full)
+}
+
+// wraps reports whether a line of a table (its cells, by column)
+// continues the row above it (whose first line is first, and whose last
+// line is prev) rather than starting a row. A line holding a number
+// starts a row (a row of data has its own line; wrapped text is words).
+// In one band (band: no rule between the two lines, in the head band or
+// in a body whose rows rules separate) every line continues the row: head
+// cells wrap and are set centred, so their lines interleave, and a ruled
+// row holds its wrapped lines. In the body a line continues the row when each of its
+// cells lies under text of the line above (the text of a cell wrapping in
+// its column) and it fills fewer columns than the row's first line.
+func wraps(first, prev, line [][]piece, band bool) bool {
+	filled := func(cs [][]piece) int {
+		n := 0
+		for _, c := range cs {
+			if len(c) > 0 {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range line {
+		if len(c) > 0 && dataCell(c) {
+			return false
+		}
+	}
+	if band {
+		return true
+	}
+	for k, c := range line {
+		if len(c) > 0 && len(prev[k]) == 0 {
+			return false
+		}
+	}
+	return filled(line) < filled(first)
+}
+
+// dataCell reports whether the pieces of a cell are mostly numbers (or
+// placeholders of a number: a dash, n/a, a check mark).
+func dataCell(c []piece) bool {
+	tokens, numbers := 0, 0
+	for _, p := range c {
+		for _, t := range strings.Fields(p.text) {
+			tokens++
+			if numberToken.MatchString(t) {
+				numbers++
+			}
+		}
+	}
+	return numbers > 0 && numbers*2 >= tokens
 }
 
 func dedupe(xs []float64) []float64 {
