@@ -1131,10 +1131,14 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 	for i, f := range floats {
 		if f != nil && f.kind == TableText {
 			found[i].Cells = tableCells(f.lines, areas[i].box, hRules, vRules)
-			if notATable(found[i].Cells) {
+			switch notATable(found[i].Cells, areas[i].box, hRules) {
+			case asText:
 				// Not a table after all (table_reject.go): running text.
 				rest = append(rest, f.lines...)
 				floats[i], found[i] = nil, nil
+			case asFigure:
+				found[i] = &Float{Kind: Figure, Box: areas[i].box}
+				f.kind, f.float = FigureText, found[i]
 			}
 		}
 	}
