@@ -117,6 +117,12 @@ type Chunk struct {
 	// lower-case hex SHA-256 of the PNG's bytes. Set by compile; "" until
 	// then.
 	Image, ImageSHA256 string
+	// AltText is, on an equation chunk of a tagged PDF, what its
+	// producer says the formula reads (the Formula element's /ActualText,
+	// else /Alt, e.g. LaTeX source or MathML-derived text): a labelled
+	// description, never quoted, not part of Text or TextSHA256; "" when
+	// the PDF says nothing.
+	AltText string
 	// Paraphrase and Implication are advisory text written by a language
 	// model; empty when none was generated. They are never quoted.
 	Paraphrase  string
@@ -330,7 +336,7 @@ func Build(pages []*layout.Page) Result {
 				figure(f)
 				add(b, Chunk{Type: TypeFigureText, Text: text, BBox: box(b.Box), Float: res.Chunks[floatChunk[f]].ID})
 			case b.Kind == layout.Equation:
-				c := Chunk{Type: TypeEquation, BBox: box(b.Box)}
+				c := Chunk{Type: TypeEquation, BBox: box(b.Box), AltText: b.Alt}
 				c.Text, c.Label = equationText(b)
 				if c.Text == "" {
 					c.Text, c.Label = text, ""

@@ -87,6 +87,10 @@ type Block struct {
 	// Label is a caption's label as printed ("Figure 1-2", "Table IV",
 	// "Listing 1"), or an equation's number ("(3)"); "" otherwise.
 	Label string
+	// Alt is what a tagged PDF's structure tree says an equation reads
+	// (its Formula element's /ActualText, else /Alt; see applyTags): the
+	// producer's description, never the block's text; "" otherwise.
+	Alt string
 }
 
 // Section describes the section a block opens.

@@ -55,8 +55,8 @@ func typeRole(typ string) (role, bool) {
 }
 
 // tagRole returns the role of element e: its own type's, else its nearest
-// ancestor's that decides one, else paragraph; and the heading element
-// when the role is a heading.
+// ancestor's that decides one, else paragraph; and the element that
+// decides it (-1 for paragraph).
 func tagRole(t *pdf.Tags, e int) (role, int) {
 	for i, depth := e, 0; i >= 0 && i < len(t.Elements) && depth < 64; i, depth = t.Elements[i].Parent, depth+1 {
 		if r, ok := typeRole(t.Elements[i].Type); ok {
@@ -69,7 +69,7 @@ func tagRole(t *pdf.Tags, e int) (role, int) {
 // tagged is the structure tree's reading of one block.
 type tagged struct {
 	role     role
-	element  int     // the heading element, for roleHeading and roleTitle
+	element  int     // the element deciding the role that draws most of the block; -1 for none
 	coverage float64 // share of the block's characters in elements of this role
 	page     *pdf.Page
 }
@@ -95,7 +95,7 @@ func blockTags(p *Page, src *pdf.Page) map[*Block]tagged {
 	type tally struct {
 		total int
 		roles map[role]int
-		heads map[int]int
+		elems map[int]int
 	}
 	count := map[*Block]*tally{}
 	for i, c := range src.Chars {
@@ -110,7 +110,7 @@ func blockTags(p *Page, src *pdf.Page) map[*Block]tagged {
 			}
 			tl := count[w.b]
 			if tl == nil {
-				tl = &tally{roles: map[role]int{}, heads: map[int]int{}}
+				tl = &tally{roles: map[role]int{}, elems: map[int]int{}}
 				count[w.b] = tl
 			}
 			tl.total++
@@ -118,7 +118,7 @@ func blockTags(p *Page, src *pdf.Page) map[*Block]tagged {
 				r, h := tagRole(t, int(e))
 				tl.roles[r]++
 				if h >= 0 {
-					tl.heads[h]++
+					tl.elems[h]++
 				}
 			}
 			break
@@ -133,7 +133,10 @@ func blockTags(p *Page, src *pdf.Page) map[*Block]tagged {
 			}
 		}
 		h, hn := -1, 0
-		for e, k := range tl.heads {
+		for e, k := range tl.elems {
+			if r, _ := tagRole(t, e); r != best {
+				continue
+			}
 			if k > hn || k == hn && e < h {
 				h, hn = e, k
 			}
@@ -182,8 +185,10 @@ const (
 //
 // Whatever the headings, on tagged pages a paragraph that the tree tags
 // (80 %) as a list item (LI, Lbl, LBody), a note, a bibliography entry or
-// a formula becomes a ListItem, Footnote, Reference or Equation. Tags
-// never change text, split or join blocks, or touch furniture and floats.
+// a formula becomes a ListItem, Footnote, Reference or Equation, and an
+// equation tagged as a formula takes the element's /ActualText (else /Alt)
+// as its Alt, white space collapsed. Tags never change text, split or
+// join blocks, or touch furniture and floats.
 func applyTags(out []*Page, pages []*pdf.Page, outlined bool) {
 	if len(out) != len(pages) {
 		return
@@ -241,6 +246,14 @@ func applyTags(out []*Page, pages []*pdf.Page, outlined bool) {
 			case roleFormula:
 				if b.Kind == Paragraph {
 					b.Kind = Equation
+				}
+				if b.Kind == Equation && tg.element >= 0 {
+					el := tg.page.Tags.Elements[tg.element]
+					alt := el.ActualText
+					if alt == "" {
+						alt = el.Alt
+					}
+					b.Alt = strings.Join(strings.Fields(alt), " ")
 				}
 			default:
 				if b.Kind == Heading {

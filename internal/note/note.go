@@ -282,6 +282,9 @@ func Format(n *Note) ([]byte, error) {
 			fmt.Fprintf(&b, "  image: %s\n", quote(c.Image))
 			fmt.Fprintf(&b, "  image_sha256: %s\n", quote(c.ImageSHA256))
 		}
+		if c.AltText != "" {
+			fmt.Fprintf(&b, "  alt_text: %s\n", quote(oneLine(c.AltText)))
+		}
 		b.WriteString("```\n")
 	}
 	return b.Bytes(), nil

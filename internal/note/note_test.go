@@ -64,7 +64,7 @@ func sample() *Note {
 			{ID: "p5s32c4", Type: chunk.TypeTable, Text: tabText, Page: 5, Section: text1, Caption: "p5s32c3",
 				BBox: [4]float64{72, 20, 540, 88}, TextSHA256: chunk.Hash(tabText), ByteRange: [2]int{len(figText) + 6 + len(capText), len(figText) + 6 + len(capText) + len(tabText)}},
 			{ID: "p5s32c5", Type: chunk.TypeEquation, Text: "E = mc2", Page: 5, Section: text1, Label: "(3)",
-				BBox: [4]float64{72, 10, 540, 18}, TextSHA256: chunk.Hash("E = mc2"), ByteRange: [2]int{0, 7}},
+				BBox: [4]float64{72, 10, 540, 18}, TextSHA256: chunk.Hash("E = mc2"), ByteRange: [2]int{0, 7}, AltText: "E equals m c squared"},
 		},
 	}
 }
@@ -334,5 +334,24 @@ func TestFastProvenanceMatchesYAML(t *testing.T) {
 		if !ok && !strings.ContainsAny(section, "\"\\\t") {
 			t.Errorf("section %q: fast path not taken", section)
 		}
+	}
+}
+
+// An equation's alt_text with backslashes and quotes (LaTeX source) is
+// written escaped and read back as it was.
+func TestAltTextRoundTrip(t *testing.T) {
+	n := sample()
+	alt := `E = m c^{2} \quad "rest energy"`
+	n.Chunks[len(n.Chunks)-1].AltText = alt
+	data, err := Format(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Chunks[len(back.Chunks)-1].AltText; got != alt {
+		t.Errorf("alt_text read back as %q, want %q", got, alt)
 	}
 }

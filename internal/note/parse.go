@@ -40,6 +40,7 @@ type provenance struct {
 		CaptionBBox []float64 `yaml:"caption_bbox"`
 		Image       string    `yaml:"image"`
 		ImageSHA256 string    `yaml:"image_sha256"`
+		AltText     string    `yaml:"alt_text"`
 	} `yaml:"provenance"`
 }
 
@@ -245,7 +246,7 @@ func (p *parser) provenance(c *chunk.Chunk) error {
 	c.SectionPath = v.SectionPath
 	c.Continues = v.Continues
 	c.Label, c.CaptionOf, c.Float, c.Caption = v.Label, v.CaptionOf, v.Float, v.Caption
-	c.Image, c.ImageSHA256 = v.Image, v.ImageSHA256
+	c.Image, c.ImageSHA256, c.AltText = v.Image, v.ImageSHA256, v.AltText
 	if len(v.CaptionBBox) == 4 {
 		var cb [4]float64
 		copy(cb[:], v.CaptionBBox)
@@ -314,9 +315,10 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 		return out, true
 	}
 	order := []string{"page", "page_label", "section", "section_path", "bbox", "text_sha256", "byte_range", "continues",
-		"label", "caption_of", "float", "caption", "caption_bbox", "image", "image_sha256"}
+		"label", "caption_of", "float", "caption", "caption_bbox", "image", "image_sha256", "alt_text"}
 	optional := map[string]bool{"page_label": true, "section_path": true, "continues": true,
-		"label": true, "caption_of": true, "float": true, "caption": true, "caption_bbox": true, "image": true, "image_sha256": true}
+		"label": true, "caption_of": true, "float": true, "caption": true, "caption_bbox": true, "image": true, "image_sha256": true,
+		"alt_text": true}
 	var v chunk.Chunk
 	k := 0
 	for _, line := range body[1:] {
@@ -345,7 +347,7 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 				return false
 			}
 			v.Page = pg
-		case "page_label", "section", "continues", "label", "caption_of", "float", "caption", "image", "image_sha256":
+		case "page_label", "section", "continues", "label", "caption_of", "float", "caption", "image", "image_sha256", "alt_text":
 			s, ok := plain(val)
 			if !ok {
 				return false
@@ -367,6 +369,8 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 				v.Caption = s
 			case "image":
 				v.Image = s
+			case "alt_text":
+				v.AltText = s
 			default:
 				v.ImageSHA256 = s
 			}
@@ -420,6 +424,6 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 	c.Page, c.PageLabel, c.Section, c.SectionPath = v.Page, v.PageLabel, v.Section, v.SectionPath
 	c.BBox, c.TextSHA256, c.ByteRange, c.Continues = v.BBox, v.TextSHA256, v.ByteRange, v.Continues
 	c.Label, c.CaptionOf, c.Float, c.Caption, c.CaptionBBox = v.Label, v.CaptionOf, v.Float, v.Caption, v.CaptionBBox
-	c.Image, c.ImageSHA256 = v.Image, v.ImageSHA256
+	c.Image, c.ImageSHA256, c.AltText = v.Image, v.ImageSHA256, v.AltText
 	return true
 }

@@ -27,8 +27,9 @@ type Tag struct {
 	Type string
 	// Parent indexes Tags.Elements; -1 for a child of the tree's root.
 	Parent int
-	// Alt and ActualText are the element's /Alt and /ActualText (at most
-	// 4096 bytes each; "" when absent). They describe the content for
+	// Alt and ActualText are the /Alt and /ActualText of a Formula or
+	// Figure element (at most 4096 bytes each; "" when absent, and for
+	// other types, which are not read). They describe the content for
 	// assistive technology; they are not the text layer and are never
 	// quoted as such.
 	Alt, ActualText string
@@ -94,11 +95,13 @@ func (d *Document) readTags(pageReq requests.Page, tp references.FPDF_TEXTPAGE, 
 		if r, err := inst.FPDF_StructElement_GetType(&requests.FPDF_StructElement_GetType{StructElement: el}); err == nil {
 			tag.Type = strings.TrimPrefix(r.Type, "/")
 		}
-		if r, err := inst.FPDF_StructElement_GetAltText(&requests.FPDF_StructElement_GetAltText{StructElement: el}); err == nil {
-			tag.Alt = clip(r.AltText, maxTagText)
-		}
-		if r, err := inst.FPDF_StructElement_GetActualText(&requests.FPDF_StructElement_GetActualText{StructElement: el}); err == nil {
-			tag.ActualText = clip(r.Actualtext, maxTagText)
+		if tag.Type == "Formula" || tag.Type == "Figure" {
+			if r, err := inst.FPDF_StructElement_GetAltText(&requests.FPDF_StructElement_GetAltText{StructElement: el}); err == nil {
+				tag.Alt = clip(r.AltText, maxTagText)
+			}
+			if r, err := inst.FPDF_StructElement_GetActualText(&requests.FPDF_StructElement_GetActualText{StructElement: el}); err == nil {
+				tag.ActualText = clip(r.Actualtext, maxTagText)
+			}
 		}
 		self := len(t.Elements)
 		t.Elements = append(t.Elements, tag)

@@ -209,6 +209,9 @@ type Block struct {
 	// as dingbats.
 	Mapped bool
 	Lines  []string
+	// ActualText and Alt, when set, are written as the element's
+	// /ActualText and /Alt (ASCII).
+	ActualText, Alt string
 	// X is the left edge in points (72 when 0); Y, when not 0, is the
 	// baseline of the first line (else the block follows the previous).
 	X, Y float64
@@ -238,6 +241,7 @@ func (s Structured) PDF() []byte {
 		tag        string
 		page, mcid int
 		num        int
+		extra      string
 	}
 	var elems []elem
 	parents := make([][]int, nPages) // per page: element object by MCID
@@ -271,6 +275,12 @@ func (s Structured) PDF() []byte {
 			case bl.Tag != "" && s.Tagged:
 				mcid := len(parents[pi])
 				e := elem{tag: bl.Tag, page: pi, mcid: mcid, num: next}
+				if bl.ActualText != "" {
+					e.extra += " /ActualText (" + esc.Replace(bl.ActualText) + ")"
+				}
+				if bl.Alt != "" {
+					e.extra += " /Alt (" + esc.Replace(bl.Alt) + ")"
+				}
 				next++
 				elems = append(elems, e)
 				parents[pi] = append(parents[pi], e.num)
@@ -343,7 +353,7 @@ func (s Structured) PDF() []byte {
 		obj(pageObj(i)+1, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(contents[i]), contents[i]))
 	}
 	for _, e := range elems {
-		obj(e.num, fmt.Sprintf("<< /Type /StructElem /S /%s /P 4 0 R /Pg %d 0 R /K %d >>", e.tag, pageObj(e.page), e.mcid))
+		obj(e.num, fmt.Sprintf("<< /Type /StructElem /S /%s /P 4 0 R /Pg %d 0 R /K %d%s >>", e.tag, pageObj(e.page), e.mcid, e.extra))
 	}
 	xref := b.Len()
 	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
