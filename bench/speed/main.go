@@ -308,11 +308,11 @@ func (b *bench) profile(path, memPath string) error {
 // describes the samples: the share of the time at 0, 1 and at least 2,
 // and the mean of min(n, GOMAXPROCS).
 func sampleDemand() func() string {
-	samples := []metrics.Sample{{Name: "/sched/goroutines/running:goroutines"}, {Name: "/sched/goroutines/runnable:goroutines"}}
+	samples := []metrics.Sample{{Name: "/sched/goroutines/running:goroutines"}, {Name: "/sched/goroutines/runnable:goroutines"}, {Name: "/sched/goroutines/not-in-go:goroutines"}}
 	stop, done := make(chan struct{}), make(chan string)
 	go func() {
 		var hist [3]int
-		var sum, n float64
+		var sum, n, sys float64
 		procs := runtime.GOMAXPROCS(0)
 		t := time.NewTicker(time.Millisecond)
 		defer t.Stop()
@@ -324,18 +324,21 @@ func sampleDemand() func() string {
 					done <- "no samples"
 					return
 				}
-				done <- fmt.Sprintf("0: %.0f %%, 1: %.0f %%, ≥2: %.0f %% of the time; mean of min(n, %d): %.2f",
-					100*float64(hist[0])/n, 100*float64(hist[1])/n, 100*float64(hist[2])/n, procs, sum/n)
+				done <- fmt.Sprintf("0: %.0f %% (of which in a system call: %.0f %%), 1: %.0f %%, ≥2: %.0f %% of the time; mean of min(n, %d): %.2f",
+					100*float64(hist[0])/n, 100*sys/n, 100*float64(hist[1])/n, 100*float64(hist[2])/n, procs, sum/n)
 				return
 			}
 			metrics.Read(samples)
-			k := -1 // this goroutine
-			for _, s := range samples {
+			var v [3]int
+			for i, s := range samples {
 				if s.Value.Kind() == metrics.KindUint64 {
-					k += int(s.Value.Uint64())
+					v[i] = int(s.Value.Uint64())
 				}
 			}
-			k = max(k, 0)
+			k := max(v[0]+v[1]-1, 0) // less this goroutine
+			if k == 0 && v[2] > 0 {
+				sys++
+			}
 			hist[min(k, 2)]++
 			sum += float64(min(k, procs))
 			n++

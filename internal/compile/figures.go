@@ -14,6 +14,7 @@ import (
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/pdf"
+	"golang.org/x/sync/errgroup"
 )
 
 // FigureDPI is the resolution of figure crops: 150 pixels per inch of the
@@ -108,12 +109,22 @@ func writeFigures(lib *library.Library, key string, figs []Figure) error {
 			return fmt.Errorf("create %s: %w", dir, err)
 		}
 	}
+	// Written side by side: each file's write is synced to disk, and the
+	// syncs' waits overlap.
+	var g errgroup.Group
+	g.SetLimit(8)
 	for _, f := range figs {
 		path := filepath.Join(lib.Home, filepath.FromSlash(f.Path))
 		keep[filepath.Base(path)] = true
-		if err := library.WriteFileAtomic(path, f.PNG, 0o644); err != nil {
-			return fmt.Errorf("write figure: %w", err)
-		}
+		g.Go(func() error {
+			if err := library.WriteFileAtomic(path, f.PNG, 0o644); err != nil {
+				return fmt.Errorf("write figure: %w", err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	old, _ := filepath.Glob(filepath.Join(dir, globEscape(key)+"_fig*.png"))
 	for _, p := range old {
