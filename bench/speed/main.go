@@ -9,8 +9,8 @@
 //
 //   - crossmem: "crossmem compile --all -q" on a fresh copy of the captured
 //     library: one process, every paper, every stage but the language model
-//     (read, lay out, chunk, cite, write the notes, update the search
-//     index); warm wazero cache;
+//     (read, lay out, chunk, cite, draw the figure crops, write the notes
+//     and crops, update the search index); warm wazero cache;
 //   - pdftotext: "pdftotext -enc UTF-8 FILE /dev/null", one process per
 //     file, sequentially;
 //   - pdftotext -bbox-layout: the same with word boxes (XHTML);
@@ -27,9 +27,19 @@
 // Also measured, per round: the single-paper CLI compile ("crossmem compile
 // KEY -q") of the corpus median paper by page count, cold (an empty wazero
 // compilation cache: pdfium is compiled from WebAssembly first) and warm
-// (the cache filled); and once, every paper compiled in a process of its
-// own with its peak resident set size (getrusage ru_maxrss), largest
-// first with -v.
+// (the cache filled); then, in this process, -n rounds of the figure crops
+// alone (compile.RenderFigures over every corpus paper's figure chunks:
+// each figure's region only, at compile.FigureDPI, PNG-encoded; wall and
+// CPU time, and their share of the batch's CPU time); and once, every
+// paper compiled in a process of its own with its peak resident set size
+// (getrusage ru_maxrss), largest first with -v.
+//
+// -cpuprofile FILE instead profiles one batch compile in this process
+// (compile.RunAll and the index update, as compile --all runs them) and
+// reports how many goroutines were running or runnable, sampled every
+// millisecond (runtime/metrics): how many cores the batch could use,
+// which the machine's load does not change. -memprofile FILE adds a heap
+// profile of every allocation.
 //
 // Usage, from the repository root:
 //
@@ -63,6 +73,7 @@ import (
 	"time"
 
 	"github.com/crossmem/crossmem/bench/internal/corpus"
+	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/cite"
 	"github.com/crossmem/crossmem/internal/compile"
 	"github.com/crossmem/crossmem/internal/index"
@@ -168,6 +179,11 @@ func run(corpusFlag string, n int, verbose bool, cpuProfile, memProfile string) 
 		cold, warm = append(cold, c), append(warm, w)
 		loads = append(loads, fmt.Sprintf("round %d: %s → %s", r+1, load, loadavg()))
 	}
+	fmt.Fprintln(os.Stderr, "figure crops, in this process")
+	figs, err := b.figures(n)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintln(os.Stderr, "one process per paper (peak RSS)")
 	per, err := b.perPaper()
 	if err != nil {
@@ -213,6 +229,12 @@ func run(corpusFlag string, n int, verbose bool, cpuProfile, memProfile string) 
 		lo, mid := minSample(row.s), medianSample(row.s)
 		fmt.Printf("| %s | %s | %s | %s | %s |\n", row.name, secs(lo.wall), secs(mid.wall), secs(mid.cpu), mib(mid.rss))
 	}
+
+	fmt.Printf("\nFigure crops (compile.RenderFigures: each figure's region only, at %d dpi, PNG-encoded; part of the batch above), "+
+		"in this process on a pdf.Engine of %d instances, every corpus paper's figures one paper after the other: %d crops of %d papers; "+
+		"wall min %s, median %s (%.1f ms a crop); CPU median %s; %.0f %% of the batch's median CPU time.\n",
+		compile.FigureDPI, figs.workers, figs.crops, figs.papers, secs(figs.min.wall), secs(figs.med.wall),
+		1000*figs.med.wall.Seconds()/float64(max(figs.crops, 1)), secs(figs.med.cpu), 100*figs.med.cpu.Seconds()/med[0].cpu.Seconds())
 
 	slices.SortFunc(per, func(a, b perResult) int { return int(b.rss - a.rss) })
 	largest := slices.MaxFunc(per, func(a, b perResult) int { return a.pages - b.pages })
@@ -348,6 +370,62 @@ func sampleDemand() func() string {
 		close(stop)
 		return <-done
 	}
+}
+
+// figureRun is the figure crops' measurement.
+type figureRun struct {
+	crops, papers, workers int
+	min, med               sample
+}
+
+// figures times compile.RenderFigures over every corpus paper's figure
+// chunks (from compile.Extract, not timed), n rounds, in this process.
+func (b *bench) figures(n int) (figureRun, error) {
+	ctx := context.Background()
+	engine, err := pdf.Open(ctx, pdf.Options{CacheDir: filepath.Join(b.cache, "wazero")})
+	if err != nil {
+		return figureRun{}, err
+	}
+	defer engine.Close()
+	type paper struct {
+		data   []byte
+		chunks []chunk.Chunk
+	}
+	var ps []paper
+	run := figureRun{workers: min(runtime.GOMAXPROCS(0), 4)}
+	for _, f := range b.files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return run, err
+		}
+		res, err := compile.Extract(ctx, engine, data, nil)
+		if err != nil {
+			return run, fmt.Errorf("%s: %w", filepath.Base(f), err)
+		}
+		k := 0
+		for _, c := range res.Chunks {
+			if c.Type == chunk.TypeFigure {
+				k++
+			}
+		}
+		if k > 0 {
+			ps = append(ps, paper{data, res.Chunks})
+			run.crops += k
+			run.papers++
+		}
+	}
+	var ss []sample
+	for range n {
+		start, cpu := time.Now(), selfCPU()
+		for _, p := range ps {
+			if _, err := compile.RenderFigures(engine, p.data, slices.Clone(p.chunks), "k"); err != nil {
+				return run, err
+			}
+		}
+		ss = append(ss, sample{wall: time.Since(start), cpu: selfCPU() - cpu})
+	}
+	run.min, run.med = minSample(ss), medianSample(ss)
+	return run, nil
 }
 
 // setup builds the binary, captures the corpus offline into b.pristine,

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"syscall"
+	"time"
 )
 
 // maxRSS is the peak resident set size of a finished process in bytes
@@ -19,4 +20,13 @@ func maxRSS(ps *os.ProcessState) int64 {
 		return int64(ru.Maxrss)
 	}
 	return int64(ru.Maxrss) * 1024
+}
+
+// selfCPU is this process's CPU time so far (user+system, getrusage).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
