@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 
 	"github.com/crossmem/crossmem/internal/chunk"
@@ -53,12 +54,22 @@ func RenderFigures(e *pdf.Engine, data []byte, chunks []chunk.Chunk, key string)
 		return nil, nil
 	}
 	pngs := make([][]byte, len(figs))
+	// PNG encoding runs beside the drawing, off the pdfium instance.
+	var enc errgroup.Group
+	enc.SetLimit(runtime.GOMAXPROCS(0))
 	err := e.Each(context.Background(), data, len(figs), func(doc *pdf.Document, j int) error {
 		c := &chunks[figs[j]]
 		// A region pdfium cannot draw leaves pngs[j] nil: no image.
-		pngs[j], _ = renderRegion(doc, c.Page, pdf.Rect{X0: c.BBox[0], Y0: c.BBox[1], X1: c.BBox[2], Y1: c.BBox[3]})
+		img, err := drawRegion(doc, c.Page, pdf.Rect{X0: c.BBox[0], Y0: c.BBox[1], X1: c.BBox[2], Y1: c.BBox[3]})
+		if err == nil {
+			enc.Go(func() error {
+				pngs[j], _ = img.PNG()
+				return nil
+			})
+		}
 		return nil
 	})
+	enc.Wait()
 	if err != nil {
 		return nil, fmt.Errorf("open PDF to draw figures: %w", err)
 	}
@@ -76,9 +87,9 @@ func RenderFigures(e *pdf.Engine, data []byte, chunks []chunk.Chunk, key string)
 	return out, nil
 }
 
-// renderRegion draws region r of page n at FigureDPI (smaller when that
-// passes pdf's size limits) as PNG.
-func renderRegion(doc *pdf.Document, n int, r pdf.Rect) ([]byte, error) {
+// drawRegion draws region r of page n at FigureDPI (smaller when that
+// passes pdf's size limits).
+func drawRegion(doc *pdf.Document, n int, r pdf.Rect) (*pdf.Rendering, error) {
 	scale := FigureDPI / 72.0
 	w, h := r.Width()*scale, r.Height()*scale
 	if g, err := doc.Geometry(n); err == nil && (g.Rotation == 90 || g.Rotation == 270) {
@@ -89,11 +100,7 @@ func renderRegion(doc *pdf.Document, n int, r pdf.Rect) ([]byte, error) {
 		fit = math.Sqrt(pdf.MaxRenderPixels / (w * h))
 	}
 	width := int(math.Max(1, math.Floor(w*fit)))
-	img, err := doc.Render(n, pdf.RenderOptions{Width: width, Region: r})
-	if err != nil {
-		return nil, err
-	}
-	return img.PNG()
+	return doc.Render(n, pdf.RenderOptions{Width: width, Region: r})
 }
 
 var figureFile = regexp.MustCompile(`_fig[0-9]+\.png$`)

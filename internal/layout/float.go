@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/crossmem/crossmem/internal/pdf"
 )
@@ -63,16 +62,18 @@ type lineStats struct {
 	tokens, words, numbers int
 }
 
-// isNumberToken is numberToken.MatchString(t), without running the
-// expression on tokens it cannot match: those of more than three
-// characters with no ASCII digit (its marks and "n/a" are at most three).
+// isNumberToken is numberToken.MatchString(t), running the expression
+// only on tokens with an ASCII digit: without one, it matches a lone mark
+// or "n/a" (any case), which are compared directly.
 func isNumberToken(t string) bool {
-	if len(t) > 3*utf8.UTFMax || utf8.RuneCountInString(t) > 3 {
-		if !strings.ContainsAny(t, "0123456789") {
-			return false
-		}
+	if strings.ContainsAny(t, "0123456789") {
+		return numberToken.MatchString(t)
 	}
-	return numberToken.MatchString(t)
+	switch t {
+	case "-", "–", "—", "✓", "✔", "✗", "✘", "×":
+		return true
+	}
+	return strings.EqualFold(t, "na") || strings.EqualFold(t, "n/a")
 }
 
 func statsOf(l *Line) lineStats {
