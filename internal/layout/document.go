@@ -202,6 +202,11 @@ func furniture(pages []*Page, st Stats) {
 			if len(keep) > 0 {
 				nb := newBlock(b.Kind, keep)
 				nb.Float = b.Float
+				if f := b.Float; f != nil && f.src != nil {
+					// Its cells without the furniture.
+					f.src.lines = slices.DeleteFunc(f.src.lines, func(l *Line) bool { return isOut[l] })
+					f.readCells()
+				}
 				blocks = append(blocks, nb)
 			}
 		}

@@ -35,6 +35,8 @@ type Float struct {
 	// verbatim text of its lines, joined by one space, "" for an empty
 	// cell. Every row has the same number of cells. Nil for figures.
 	Cells [][]string
+	// src is what a table's cells are read from (table.go).
+	src *tableSource
 }
 
 // addFloats adds the floats of one orientation's frame to a page's: the

@@ -1131,7 +1131,8 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 	}
 	for i, f := range floats {
 		if f != nil && f.kind == TableText {
-			found[i].Cells = tableCells(f.lines, areas[i].box, hRules, vRules)
+			found[i].src = &tableSource{box: areas[i].box, hRules: hRules, vRule: vRules, lines: f.lines}
+			found[i].readCells()
 			switch notATable(found[i].Cells, areas[i].box, hRules) {
 			case asText:
 				// Not a table after all (table_reject.go): running text.

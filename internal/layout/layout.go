@@ -315,6 +315,9 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 		for _, f := range floats {
 			f.Box = g.back(f.Box)
 			f.Rotated = gi > 0 && g.quarter != 0
+			if f.src != nil {
+				f.src.quarter = g.quarter
+			}
 		}
 		out.Floats = addFloats(out.Floats, floats, gi == 0)
 		for _, b := range blocks {
@@ -351,6 +354,9 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 				f.Box = f.Box.Union(b.Box)
 				if f.Float != nil {
 					f.Float.Box = f.Float.Box.Union(b.Box)
+					if s := f.Float.src; s != nil {
+						s.turned = append(s.turned, b.Lines...)
+					}
 				}
 				grown[f] = true
 				break
@@ -365,6 +371,9 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 				for f := range grown {
 					if x := b.Box.Intersect(f.Box); x.Width()*x.Height() >= 0.8*b.Box.Width()*b.Box.Height() {
 						f.Lines = append(f.Lines, b.Lines...)
+						if f.Float != nil && f.Float.src != nil {
+							f.Float.src.lines = append(f.Float.src.lines, b.Lines...)
+						}
 						sortLinesTopDown(f.Lines)
 						taken = true
 						break
@@ -376,6 +385,12 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 			}
 		}
 		out.Blocks = keep
+		// The table's cells again, with its turned heads.
+		for f := range grown {
+			if f.Float != nil {
+				f.Float.readCells()
+			}
+		}
 	}
 	return out
 }

@@ -54,15 +54,57 @@ func piecesOf(lines []*Line) []piece {
 	return out
 }
 
-func tableCells(lines []*Line, box pdf.Rect, hRules, vRules []pdf.Rect) [][]string {
+// tableSource is what a table's cells are read from, kept with its
+// float so that they can be read again when its lines change (a running
+// head taken out, turned column heads added): its box and rules in the
+// coordinates of the frame it was found in (quarter: see orientations),
+// its lines and the turned lines of its head.
+type tableSource struct {
+	box           pdf.Rect
+	hRules, vRule []pdf.Rect
+	lines, turned []*Line
+	quarter       int
+}
+
+// readCells reads a table's cells (Cells) from its source; it does
+// nothing for a float without one, or found in a turned frame once its
+// lines are back in page coordinates (quarter != 0).
+func (f *Float) readCells() {
+	s := f.src
+	if s == nil || s.quarter != 0 {
+		return
+	}
+	f.Cells = tableCells(s.lines, s.turned, s.box, s.hRules, s.vRule)
+}
+
+// turnedPieces returns the turned lines of a table's head as pieces of
+// one row: each a whole line, on the lowest bottom among them (turned
+// heads are set on a common foot, or a common top that a row holds as
+// well).
+func turnedPieces(ls []*Line) []piece {
+	if len(ls) == 0 {
+		return nil
+	}
+	foot := math.Inf(1)
+	for _, l := range ls {
+		foot = math.Min(foot, l.Box.Y0)
+	}
+	out := make([]piece, len(ls))
+	for i, l := range ls {
+		out[i] = piece{strings.Join(strings.Fields(l.Text), " "), l.Box, foot, l.Size}
+	}
+	return out
+}
+
+func tableCells(lines, turned []*Line, box pdf.Rect, hRules, vRules []pdf.Rect) [][]string {
 	if len(lines) == 0 {
 		return nil
 	}
-	ps := piecesOf(lines)
+	ps := append(piecesOf(lines), turnedPieces(turned)...)
 	var h, v []pdf.Rect
 	grow := box
-	for _, l := range lines {
-		grow = grow.Union(l.Box)
+	for _, p := range ps {
+		grow = grow.Union(p.box)
 	}
 	for _, r := range hRules {
 		if r.X1 > grow.X0+2 && r.X0 < grow.X1-2 && r.Y0 >= grow.Y0-3 && r.Y1 <= grow.Y1+3 {
