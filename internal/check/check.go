@@ -102,6 +102,44 @@ type SourceChunk struct {
 	// Media is where a talk's chunk is in its recording (its time, the
 	// link there, the kind of transcript); nil for a paper's chunk.
 	Media *search.Media `json:"media,omitempty"`
+	// Cell is where in a table chunk the quotation lies; nil for other
+	// chunks.
+	Cell *TableCell `json:"cell,omitempty"`
+}
+
+// TableCell is where a quotation lies in a table chunk: 1-based row and
+// column of the table's cells (chunk.Cells of its canonical text; row 1
+// is the table's first row, usually its head) where it starts, and where
+// it ends when it runs over more than one cell (a quoted row).
+type TableCell struct {
+	Row       int `json:"row"`
+	Column    int `json:"column"`
+	EndRow    int `json:"end_row,omitempty"`
+	EndColumn int `json:"end_column,omitempty"`
+	// Head is the text of the column's cell in row 1 (its head, white
+	// space collapsed) when the quotation is one cell below it; "".
+	Head string `json:"head,omitempty"`
+}
+
+// tableCell returns the cell of a table chunk's canonical text at byte
+// offsets [s, e).
+func tableCell(text string, s, e int) *TableCell {
+	pos := func(off int) (int, int) {
+		before := text[:off]
+		row := strings.Count(before, "\n")
+		line := before[strings.LastIndexByte(before, '\n')+1:]
+		return row + 1, strings.Count(line, chunk.CellSeparator) + 1
+	}
+	c := &TableCell{}
+	c.Row, c.Column = pos(s)
+	if r, k := pos(max(s, e-1)); r != c.Row || k != c.Column {
+		c.EndRow, c.EndColumn = r, k
+	} else if c.Row > 1 {
+		if head := chunk.Cells(text)[0]; c.Column <= len(head) {
+			c.Head = collapse(head[c.Column-1])
+		}
+	}
+	return c
 }
 
 // Source is where a quotation was found.
@@ -705,6 +743,9 @@ func source(chunks []index.Chunk, ps []string, spans [][2]int, mode, q string) *
 		span := text
 		if s, e, ok := quote.Locate(text, ps[k]); ok {
 			span = text[s:e]
+			if ch := chunks[sp[0]]; sp[0] == sp[1] && ch.Type == chunk.TypeTable {
+				cellOf(src, ch.ChunkID, tableCell(text, s, e))
+			}
 		}
 		verbatim = append(verbatim, collapse(span))
 		if mode == Verified {
@@ -719,6 +760,29 @@ func source(chunks []index.Chunk, ps []string, spans [][2]int, mode, q string) *
 	src.Text = strings.Join(texts, " […] ")
 	src.Verbatim = strings.Join(verbatim, " […] ")
 	return src
+}
+
+// cellOf records cell c on the source chunk id; a second piece of an
+// elided quotation in the same table extends the first's.
+func cellOf(src *Source, id string, c *TableCell) {
+	for i := range src.Chunks {
+		sc := &src.Chunks[i]
+		if sc.ChunkID != id {
+			continue
+		}
+		if sc.Cell == nil {
+			sc.Cell = c
+			return
+		}
+		end := [2]int{c.Row, c.Column}
+		if c.EndRow > 0 {
+			end = [2]int{c.EndRow, c.EndColumn}
+		}
+		if end != [2]int{sc.Cell.Row, sc.Cell.Column} {
+			sc.Cell.EndRow, sc.Cell.EndColumn, sc.Cell.Head = end[0], end[1], ""
+		}
+		return
+	}
 }
 
 // Resolve returns span (source text) as pasteable text: white space

@@ -151,9 +151,30 @@ func chunkList(cs []check.SourceChunk) string {
 			parts = append(parts, fmt.Sprintf("%s %s–%s %s sha256=%s", c.ChunkID, search.Clock(m.StartMS), search.Clock(m.EndMS), m.Link, sha))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %s bbox [%.1f %.1f %.1f %.1f] sha256=%s", c.ChunkID, pageRef(c.Page, c.PageLabel), c.BBox[0], c.BBox[1], c.BBox[2], c.BBox[3], sha))
+		part := fmt.Sprintf("%s %s bbox [%.1f %.1f %.1f %.1f] sha256=%s", c.ChunkID, pageRef(c.Page, c.PageLabel), c.BBox[0], c.BBox[1], c.BBox[2], c.BBox[3], sha)
+		if t := c.Cell; t != nil {
+			part += " " + cellRef(t)
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, " + ")
+}
+
+// cellRef renders where a quotation lies in a table: "table row 3,
+// column 2 (Data type)", "table row 3, columns 1-3", "table rows 2-4".
+func cellRef(t *check.TableCell) string {
+	switch {
+	case t.EndRow == 0:
+		ref := fmt.Sprintf("table row %d, column %d", t.Row, t.Column)
+		if t.Head != "" {
+			ref += fmt.Sprintf(" (%s)", t.Head)
+		}
+		return ref
+	case t.EndRow == t.Row:
+		return fmt.Sprintf("table row %d, columns %d-%d", t.Row, t.Column, t.EndColumn)
+	default:
+		return fmt.Sprintf("table rows %d-%d (row %d column %d to row %d column %d)", t.Row, t.EndRow, t.Row, t.Column, t.EndRow, t.EndColumn)
+	}
 }
 
 // citationResult renders one cited key of a report.
