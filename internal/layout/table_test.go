@@ -1,0 +1,141 @@
+package layout
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/crossmem/crossmem/internal/corpustest"
+	"github.com/crossmem/crossmem/internal/pdf"
+)
+
+// tablesOf returns the table floats of a page of a laid-out document.
+func tablesOf(pages []*Page, number int) []*Float {
+	var out []*Float
+	for _, p := range pages {
+		if p.Number != number {
+			continue
+		}
+		for _, f := range p.Floats {
+			if f.Kind == Table {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+func corpusDocument(t *testing.T, name string) []*Page {
+	t.Helper()
+	return Document(readPages(t, filepath.Join(corpustest.Dir(t, "pdf"), name)), pdf.Structure{})
+}
+
+// A table turned on the page (set with its rows running up the page, as
+// a landscape table is): a PDF made at test time by pdfTeX from
+// testdata/turned_table.tex, whose cells are known from the source.
+func TestTurnedTable(t *testing.T) {
+	tex, err := exec.LookPath("pdftex")
+	if err != nil {
+		t.Skip("pdftex (texlive-binaries, installed with texlive-base by .ci/run) is not on PATH")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "turned_table.tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "t.tex"), src, 0o644)
+	cmd := exec.Command(tex, "-interaction=nonstopmode", "t.tex")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pdftex: %v\n%s", err, out)
+	}
+	pages := Document(readPages(t, filepath.Join(dir, "t.pdf")), pdf.Structure{})
+	tables := tablesOf(pages, 1)
+	if len(tables) != 1 {
+		t.Fatalf("%d tables, want 1", len(tables))
+	}
+	want := [][]string{
+		{"Method", "Precision", "Recall", "Runs"},
+		{"Baseline", "71.2", "64.0", "12"},
+		{"Ours", "83.5", "80.1", "12"},
+		{"Ours, no rules", "79.9", "77.3", "9"},
+		{"Oracle", "95.0", "93.8", "3"},
+	}
+	f := tables[0]
+	if !f.Rotated {
+		t.Error("the table is not marked turned")
+	}
+	if !slices.EqualFunc(f.Cells, want, slices.Equal[[]string]) {
+		t.Errorf("cells\n%q\nwant\n%q", f.Cells, want)
+	}
+	// Its box is where it is drawn: taller than wide on the page.
+	if f.Box.Height() <= f.Box.Width() {
+		t.Errorf("box %v is not the turned table's", f.Box)
+	}
+}
+
+// Column heads turned up the page over a table's columns (Table 2-2 of
+// dl_redp5110_sampled.pdf, page 9) are the cells of its head row, and
+// keep a column whose cells are all empty.
+func TestTurnedHeads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lays out a corpus PDF")
+	}
+	tables := tablesOf(corpusDocument(t, "dl_redp5110_sampled.pdf"), 9)
+	if len(tables) != 1 {
+		t.Fatalf("%d tables on page 9, want 1", len(tables))
+	}
+	cells := tables[0].Cells
+	head := []string{"User action", "*JOBCTL", "QIBM_DB_SECADM", "QIBM_DB_SQLADM", "QIBM_DB_SYSMON", "No Authority"}
+	if len(cells) == 0 || !slices.Equal(cells[0], head) {
+		t.Fatalf("head row %q, want %q", cells[0], head)
+	}
+	// "SET CURRENT DEGREE": X under *JOBCTL and QIBM_DB_SQLADM.
+	if row := []string{"SET CURRENT DEGREE (SQL statement)", "X", "", "X", "", ""}; len(cells) < 2 || !slices.Equal(cells[1], row) {
+		t.Errorf("row 2 %q, want %q", cells[1], row)
+	}
+}
+
+// Grids that are not tables: an author block of names, affiliations and
+// e-mail addresses side by side (pm_2302.07302v1.pdf and
+// dp_ligatures_01.pdf, page 1), a single column of dates (gr_0807.3577.pdf,
+// page 1).
+func TestNotTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lays out corpus PDFs")
+	}
+	for _, name := range []string{"pm_2302.07302v1.pdf", "dp_ligatures_01.pdf", "gr_0807.3577.pdf"} {
+		for _, f := range tablesOf(corpusDocument(t, name), 1) {
+			t.Errorf("%s page 1: a table %v with cells %q", name, f.Box, f.Cells)
+		}
+	}
+}
+
+// Rows of wrapped text: a table whose cells wrap over several lines
+// (pm_2203.00130v1.pdf, Table 1 on page 9: five barriers, each a row of
+// four cells) has one row per record, not one per line.
+func TestWrappedRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lays out a corpus PDF")
+	}
+	tables := tablesOf(corpusDocument(t, "pm_2203.00130v1.pdf"), 9)
+	if len(tables) != 1 {
+		t.Fatalf("%d tables on page 9, want 1", len(tables))
+	}
+	var firsts []string
+	for _, r := range tables[0].Cells {
+		firsts = append(firsts, r[0])
+	}
+	want := []string{"Barrier", "Unfamiliar terminology", "Dense text", "Knowing what to read", "Searching for answers", "Relating findings to personal circumstances"}
+	if !slices.Equal(firsts, want) {
+		t.Errorf("first column %q, want %q", firsts, want)
+	}
+	for _, r := range tables[0].Cells {
+		if strings.Contains(strings.Join(r, " "), "Processing") {
+			t.Errorf("the running head is in the table: %q", r)
+		}
+	}
+}
