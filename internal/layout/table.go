@@ -27,9 +27,10 @@ import (
 //     overlaps most.
 //
 // A cell's text is the text of its pieces in reading order (top to
-// bottom, left to right) joined by one space; a piece is a word of a line
-// (the line's text split at its spaces, when that gives the words pdfium
-// reports) or a whole line. Every row has the same number of cells.
+// bottom, left to right) joined by one space; a piece is a phrase of a
+// line (its words, as the line's text split at its spaces gives the words
+// pdfium reports, joined when less than half the font size apart) or a
+// whole line. Every row has the same number of cells.
 
 // piece is a unit of a table's text: a word or a line.
 type piece struct {
@@ -44,9 +45,19 @@ func piecesOf(lines []*Line) []piece {
 		ws := l.Words()
 		fs := strings.Fields(l.Text)
 		if len(ws) == len(fs) && len(fs) > 1 {
-			for i, w := range ws {
-				out = append(out, piece{fs[i], w.Box, l.Base, l.Size})
+			// Phrases: words a word space apart; a wider gap (half the
+			// font size or more) is between cells.
+			p := piece{fs[0], ws[0].Box, l.Base, l.Size}
+			for i := 1; i < len(ws); i++ {
+				if ws[i].Box.X0-p.box.X1 < 0.35*l.Size {
+					p.text += " " + fs[i]
+					p.box = p.box.Union(ws[i].Box)
+					continue
+				}
+				out = append(out, p)
+				p = piece{fs[i], ws[i].Box, l.Base, l.Size}
 			}
+			out = append(out, p)
 			continue
 		}
 		out = append(out, piece{l.Text, l.Box, l.Base, l.Size})
@@ -295,8 +306,11 @@ func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect) [][]string {
 		}
 		rows = append(rows, &prow{ps: []piece{p}, base: p.base})
 	}
-	// Columns from the lines with the most pieces.
-	most := 0
+	// Columns from the lines with the most pieces: the runs of x their
+	// pieces cover, apart where a gap of at least half the font size is
+	// left. In a table of four such lines or more a gap may be crossed by
+	// one piece (a group's head or a note across columns).
+	most, counted := 0, 0
 	for _, r := range rows {
 		most = max(most, len(r.ps))
 	}
@@ -306,19 +320,46 @@ func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect) [][]string {
 		if len(r.ps)*2 < most && len(rows) > 1 {
 			continue
 		}
+		counted++
 		for _, p := range r.ps {
 			spans = append(spans, span{p.box.X0, p.box.X1})
 		}
 	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].x0 < spans[j].x0 })
+	crossing := 0
+	if counted >= 4 {
+		crossing = 1
+	}
 	gap := 0.5 * medianLineSize(lines)
-	var cols []span
+	// Coverage of x by the spans: the elementary intervals between their
+	// ends, each with the number of spans over it.
+	var ends []float64
 	for _, s := range spans {
-		if n := len(cols); n > 0 && s.x0 < cols[n-1].x1+gap {
-			cols[n-1].x1 = math.Max(cols[n-1].x1, s.x1)
+		ends = append(ends, s.x0, s.x1)
+	}
+	sort.Float64s(ends)
+	var cols []span
+	for i := 0; i+1 < len(ends); i++ {
+		a, b := ends[i], ends[i+1]
+		if b-a <= 0 {
 			continue
 		}
-		cols = append(cols, s)
+		n := 0
+		for _, s := range spans {
+			if s.x0 <= a && s.x1 >= b {
+				n++
+			}
+		}
+		if n <= crossing {
+			continue
+		}
+		if k := len(cols); k > 0 && a < cols[k-1].x1+gap {
+			cols[k-1].x1 = math.Max(cols[k-1].x1, b)
+			continue
+		}
+		cols = append(cols, span{a, b})
+	}
+	if len(cols) == 0 {
+		cols = []span{{box.X0, box.X1}}
 	}
 	// Each line's pieces to the column they overlap most.
 	lineCells := make([][][]piece, len(rows))
