@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 
@@ -34,9 +35,17 @@ func openEngine(t *testing.T) *pdf.Engine {
 }
 
 // readPages extracts every page of the PDF at path, failing the test on
-// any error.
+// any error. The pages of a file are read once per test binary and
+// shared: several tests sweep the whole corpus, and reading is most of
+// their time under the race detector. Layout never writes to a pdf.Page;
+// a test that changes one must copy it first.
 func readPages(t *testing.T, path string) []*pdf.Page {
 	t.Helper()
+	readMu.Lock()
+	defer readMu.Unlock()
+	if pages, ok := readCache[path]; ok {
+		return pages
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -45,8 +54,14 @@ func readPages(t *testing.T, path string) []*pdf.Page {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	readCache[path] = pages
 	return pages
 }
+
+var (
+	readMu    sync.Mutex
+	readCache = map[string][]*pdf.Page{}
+)
 
 // layoutFile lays out every page of a corpus PDF.
 func layoutFile(t *testing.T, path string) []*Page {
