@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -21,7 +22,7 @@ func mathLine(l *Line) bool {
 	if eqNumber.MatchString(l.Text) {
 		return true
 	}
-	return l.Ink > 0 && !prose(l) && l.Math*10 >= l.Ink*3
+	return l.Ink > 0 && !prose(l) && !textOpening(l) && l.Math*10 >= l.Ink*3
 }
 
 // mathFunctions are the words of mathematics that are not prose.
@@ -72,6 +73,11 @@ func mathish(l *Line) bool {
 //   - consecutive Equation blocks (Code blocks) less than a line and a
 //     half (two lines) apart, one below the other, are one block.
 func mathAndCode(blocks []*Block) []*Block {
+	var split []*Block
+	for _, b := range blocks {
+		split = append(split, splitDisplays(b)...)
+	}
+	blocks = split
 	for _, b := range blocks {
 		if b.Kind != Paragraph {
 			continue
@@ -92,40 +98,7 @@ func mathAndCode(blocks []*Block) []*Block {
 			b.Kind = Equation
 		}
 	}
-	// Pieces of a display next to an equation — a fraction's denominator,
-	// a subscript line, a lone operand — that hold no prose word are part
-	// of it.
-	for changed := true; changed; {
-		changed = false
-		for _, b := range blocks {
-			if b.Kind != Paragraph || len(b.Lines) > 3 {
-				continue
-			}
-			all := true
-			for _, l := range b.Lines {
-				if !mathish(l) {
-					all = false
-					break
-				}
-			}
-			if !all {
-				continue
-			}
-			for _, e := range blocks {
-				if e.Kind != Equation || e == b {
-					continue
-				}
-				s := math.Max(e.Size(), b.Size())
-				gap := math.Max(e.Box.Y0-b.Box.Y1, b.Box.Y0-e.Box.Y1)
-				ov := math.Min(e.Box.X1, b.Box.X1) - math.Max(e.Box.X0, b.Box.X0)
-				if gap < 1.2*s && ov > -s {
-					b.Kind = Equation
-					changed = true
-					break
-				}
-			}
-		}
-	}
+	pieces(blocks)
 	// Equation numbers join their equation, and so do the short notes set
 	// beside an equation's lines ("tupling", "(x ∈ V) variable").
 	var out []*Block
@@ -183,7 +156,255 @@ func mathAndCode(blocks []*Block) []*Block {
 		}
 		joined = append(joined, b)
 	}
+	joined = besideJoin(joined)
+	// Pieces that lie within a display joined above, or right after it
+	// on its band, join it too.
+	if pieces(joined) {
+		joined = besideJoin(joined)
+	}
 	return joined
+}
+
+// pieces types Equation the pieces of a display next to an equation — a
+// fraction's denominator, a subscript line, a lone operand, an integral's
+// limits: paragraph blocks of at most three lines, none of them prose or
+// opening with words of running text (textOpening), that
+//
+//   - hold no prose word (mathish) and lie below or above an equation
+//     less than 1.2 lines away, overlapping it across, or beside it in
+//     its band (see beside); or
+//   - lie within an equation's box, or beside it in its band less than
+//     an em away (a display's last part in a text font: "ζψ(gu) = c(g)").
+//
+// It reports whether it typed any.
+func pieces(blocks []*Block) bool {
+	any := false
+	for changed := true; changed; {
+		changed = false
+		for _, b := range blocks {
+			if b.Kind != Paragraph || len(b.Lines) > 3 {
+				continue
+			}
+			all, text := true, false
+			for _, l := range b.Lines {
+				if prose(l) || textOpening(l) {
+					text = true
+					break
+				}
+				if !mathish(l) {
+					all = false
+				}
+			}
+			if text {
+				continue
+			}
+			for _, e := range blocks {
+				if e.Kind != Equation || e == b {
+					continue
+				}
+				s := math.Max(e.Size(), b.Size())
+				gap := math.Max(e.Box.Y0-b.Box.Y1, b.Box.Y0-e.Box.Y1)
+				ov := math.Min(e.Box.X1, b.Box.X1) - math.Max(e.Box.X0, b.Box.X0)
+				gapX := math.Max(e.Box.X0-b.Box.X1, b.Box.X0-e.Box.X1)
+				near := all && (gap < 1.2*s && ov > -s || beside(e, b, blocks))
+				within := b.Box.X0 >= e.Box.X0-1 && b.Box.X1 <= e.Box.X1+1 && b.Box.Y0 >= e.Box.Y0-1 && b.Box.Y1 <= e.Box.Y1+1
+				if near || within || gapX < s && beside(e, b, blocks) {
+					b.Kind = Equation
+					changed, any = true, true
+					break
+				}
+			}
+		}
+	}
+	return any
+}
+
+// besideJoin joins the pieces of a display set side by side: a left-hand
+// side, a fraction whose numerator and denominator are lines of their
+// own, a big operator with its limits, a trailing comma. Two Equation
+// blocks are one display when they share a band (the vertical overlap is
+// at least half the smaller block's height) and are less than an em
+// apart across (or overlap). Columns are further apart than that, so a
+// display in one column never takes one in the other. The joined block
+// keeps the earlier block's place in reading order and its lines are
+// ordered top down, left to right.
+func besideJoin(blocks []*Block) []*Block {
+	for changed := true; changed; {
+		changed = false
+		for i, a := range blocks {
+			if a.Kind != Equation {
+				continue
+			}
+			for j := i + 1; j < len(blocks); j++ {
+				b := blocks[j]
+				if b.Kind != Equation || !beside(a, b, blocks) {
+					continue
+				}
+				a.Lines = append(a.Lines, b.Lines...)
+				sortLinesTopDown(a.Lines)
+				a.Box = a.Box.Union(b.Box)
+				blocks = append(blocks[:j], blocks[j+1:]...)
+				changed = true
+				break
+			}
+			if changed {
+				break
+			}
+		}
+	}
+	return blocks
+}
+
+// beside reports whether two blocks share a band and are less than an em
+// apart across, or less than four ems apart within a text column: a line
+// of running text (prose) of another block spans the gap between them, so
+// the gap is no gutter between columns (a bracket or a big operator drawn
+// as a path, or a glyph without Unicode value, leaves such a gap).
+func beside(a, b *Block, blocks []*Block) bool {
+	s := math.Max(a.Size(), b.Size())
+	ov := math.Min(a.Box.Y1, b.Box.Y1) - math.Max(a.Box.Y0, b.Box.Y0)
+	h := math.Min(a.Box.Height(), b.Box.Height())
+	if h <= 0 || ov < 0.5*h {
+		return false
+	}
+	gap := math.Max(a.Box.X0-b.Box.X1, b.Box.X0-a.Box.X1)
+	if gap < s {
+		return true
+	}
+	if gap >= 4*s {
+		return false
+	}
+	x0, x1 := math.Min(a.Box.X1, b.Box.X1), math.Max(a.Box.X0, b.Box.X0)
+	for _, o := range blocks {
+		if o == a || o == b || o.Kind.Furniture() {
+			continue
+		}
+		for _, l := range o.Lines {
+			if l.Box.X0 <= x0 && l.Box.X1 >= x1 && prose(l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitDisplays splits off a paragraph block's display lines at its start
+// or end: a run of lines without prose words (mathish, or a mathLine with
+// at most one word: "qvol = −"; an equation number counts), at least one
+// of them a mathLine, set more than
+// two and a half ems to the right of the block's other lines, which start
+// at the text column's edge or its paragraph indent. A
+// display set right after "…of the following form:" or before "where …"
+// often falls into the paragraph's region. The runs become Equation
+// blocks; the block is returned as it is when it has no such run or only
+// such lines.
+func splitDisplays(b *Block) []*Block {
+	if b.Kind != Paragraph || len(b.Lines) < 2 {
+		return []*Block{b}
+	}
+	n := len(b.Lines)
+	display := func(l *Line) bool { return !textOpening(l) && (mathish(l) || mathLine(l) && words(l) <= 1) }
+	lead := 0
+	for lead < n && display(b.Lines[lead]) {
+		lead++
+	}
+	trail := 0
+	for trail < n-lead && display(b.Lines[n-1-trail]) {
+		trail++
+	}
+	if lead+trail == 0 || lead+trail >= n {
+		return []*Block{b}
+	}
+	rest := b.Lines[lead : n-trail]
+	x0 := math.Inf(1)
+	for _, l := range rest {
+		x0 = math.Min(x0, l.Box.X0)
+	}
+	setOff := func(ls []*Line) bool {
+		maths := false
+		for _, l := range ls {
+			if eqNumber.MatchString(l.Text) {
+				continue
+			}
+			if l.Box.X0 < x0+2.5*l.Size {
+				return false
+			}
+			maths = maths || mathLine(l)
+		}
+		return maths
+	}
+	if lead > 0 && !setOff(b.Lines[:lead]) {
+		lead = 0
+	}
+	if trail > 0 && !setOff(b.Lines[n-trail:]) {
+		trail = 0
+	}
+	if lead+trail == 0 {
+		return []*Block{b}
+	}
+	var out []*Block
+	if lead > 0 {
+		d := newBlock(Equation, b.Lines[:lead])
+		d.Section, d.Continues = b.Section, b.Continues
+		out = append(out, d)
+	}
+	mid := newBlock(Paragraph, b.Lines[lead:n-trail])
+	if lead == 0 {
+		mid.Section, mid.Continues = b.Section, b.Continues
+	}
+	out = append(out, mid)
+	if trail > 0 {
+		out = append(out, newBlock(Equation, b.Lines[n-trail:]))
+	}
+	return out
+}
+
+// words counts a line's tokens that are words: three or more letters
+// only (a punctuation mark may follow), not the name of a mathematical
+// function.
+func words(l *Line) int {
+	n := 0
+	for _, t := range strings.Fields(l.Text) {
+		t = strings.TrimRight(t, ",:;.")
+		if len([]rune(t)) < 3 || mathFunctions[strings.ToLower(t)] {
+			continue
+		}
+		word := true
+		for _, r := range t {
+			if !unicode.IsLetter(r) || isMathRune(r) {
+				word = false
+				break
+			}
+		}
+		if word {
+			n++
+		}
+	}
+	return n
+}
+
+// textOpening reports whether a line opens with two words of running
+// text ("and thus σ² ≡ …", "where the …"): tokens of two or more letters
+// only (a comma or colon may follow), not the names of mathematical
+// functions. Such a line is a sentence with inline mathematics, never a
+// display, however much of it is mathematics.
+func textOpening(l *Line) bool {
+	f := strings.Fields(l.Text)
+	if len(f) < 2 {
+		return false
+	}
+	for _, t := range f[:2] {
+		t = strings.TrimRight(t, ",:;.")
+		if len([]rune(t)) < 2 || mathFunctions[strings.ToLower(t)] {
+			return false
+		}
+		for _, r := range t {
+			if !unicode.IsLetter(r) || isMathRune(r) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // annotated returns the equation a paragraph of short notes is set beside:
@@ -237,7 +458,7 @@ func equationOf(num *Block, blocks []*Block) *Block {
 		if b.Box.Y0 > l.Base+0.5*l.Size || b.Box.Y1 < l.Base {
 			continue
 		}
-		if b.Kind != Equation && !(b.Kind == Paragraph && len(b.Lines) == 1 && !prose(b.Lines[0])) {
+		if b.Kind != Equation && !(b.Kind == Paragraph && len(b.Lines) == 1 && !prose(b.Lines[0])) || numberedAt(b, l) {
 			continue
 		}
 		if gap := l.Box.X0 - b.Box.X1; gap < bestGap {
@@ -245,6 +466,35 @@ func equationOf(num *Block, blocks []*Block) *Block {
 		}
 	}
 	return best
+}
+
+// between reports whether another block lies between block b and the
+// equation number num to its right, across the number's baseline: the
+// number is then set beside that block (in the next column, say), not
+// beside b.
+func between(blocks []*Block, b, num *Block) bool {
+	n := num.Lines[0]
+	for _, o := range blocks {
+		if o == b || o == num || o.Kind.Furniture() {
+			continue
+		}
+		if o.Box.Y0 <= n.Base+0.5*n.Size && o.Box.Y1 >= n.Base && o.Box.X0 >= b.Box.X1-1 && o.Box.X1 <= n.Box.X0+1 {
+			return true
+		}
+	}
+	return false
+}
+
+// numberedAt reports whether block b already has an equation number on
+// the baseline of the number n: a display row has one number, so n
+// belongs to another display (one in the next column, say).
+func numberedAt(b *Block, n *Line) bool {
+	for _, l := range b.Lines {
+		if l != n && eqNumber.MatchString(l.Text) && math.Abs(l.Base-n.Base) < 0.5*math.Max(l.Size, n.Size) {
+			return true
+		}
+	}
+	return false
 }
 
 // EquationNumber reports whether a line's text is an equation number
@@ -288,6 +538,11 @@ func equationLabels(p *Page) {
 			}
 		}
 	}
+	var rows []*Block
+	for _, b := range p.Blocks {
+		rows = append(rows, numberedRows(b)...)
+	}
+	p.Blocks = rows
 	for _, b := range p.Blocks {
 		if b.Kind != Equation && b.Kind != Code {
 			continue
@@ -304,6 +559,86 @@ func equationLabels(p *Page) {
 	}
 }
 
+// numberedRows splits an equation block that holds several equation
+// numbers one below the other (the numbered rows of an eqnarray or align,
+// or stacked displays the layout joined) into one block per number: the
+// cut between two numbers is the middle of the widest white band across
+// the block's other lines between the two numbers' boxes. A block whose
+// numbers share a baseline, or whose lines leave no white band between
+// two numbers, is returned as it is.
+func numberedRows(b *Block) []*Block {
+	if b.Kind != Equation {
+		return []*Block{b}
+	}
+	var nums, rest []*Line
+	for _, l := range b.Lines {
+		if eqNumber.MatchString(l.Text) {
+			nums = append(nums, l)
+		} else {
+			rest = append(rest, l)
+		}
+	}
+	if len(nums) < 2 || len(rest) == 0 {
+		return []*Block{b}
+	}
+	sortLinesTopDown(nums)
+	var cuts []float64
+	for i := 1; i < len(nums); i++ {
+		u, v := nums[i-1], nums[i]
+		if u.Base-v.Base < 0.8*math.Max(u.Size, v.Size) {
+			return []*Block{b}
+		}
+		lo, hi := v.Box.Y1, u.Box.Y0
+		if hi <= lo {
+			lo, hi = v.Base, u.Base
+		}
+		// The white bands of [lo, hi] across the other lines' boxes.
+		var spans [][2]float64
+		for _, l := range rest {
+			if l.Box.Y1 > lo && l.Box.Y0 < hi {
+				spans = append(spans, [2]float64{math.Max(l.Box.Y0, lo), math.Min(l.Box.Y1, hi)})
+			}
+		}
+		slices.SortFunc(spans, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+		best, cut, at := 0.0, 0.0, lo
+		for _, sp := range append(spans, [2]float64{hi, hi}) {
+			if sp[0]-at > best {
+				best, cut = sp[0]-at, (sp[0]+at)/2
+			}
+			at = math.Max(at, sp[1])
+		}
+		if best <= 0 {
+			return []*Block{b}
+		}
+		cuts = append(cuts, cut)
+	}
+	groups := make([][]*Line, len(nums))
+	for _, l := range b.Lines {
+		mid := (l.Box.Y0 + l.Box.Y1) / 2
+		if eqNumber.MatchString(l.Text) {
+			mid = l.Base
+		}
+		g := 0
+		for g < len(cuts) && mid < cuts[g] {
+			g++
+		}
+		groups[g] = append(groups[g], l)
+	}
+	var out []*Block
+	for i, g := range groups {
+		if len(g) < 2 {
+			return []*Block{b} // a number alone: the cut is wrong
+		}
+		r := newBlock(Equation, g)
+		if i == 0 {
+			r.Section, r.Continues = b.Section, b.Continues
+		}
+		r.Rotated, r.Float = b.Rotated, b.Float
+		out = append(out, r)
+	}
+	return out
+}
+
 // nearestEquation returns the equation block an equation number alone
 // belongs to: one whose vertical extent reaches the number's baseline,
 // to its left (the nearest), else the nearest equation ending above it
@@ -316,12 +651,15 @@ func nearestEquation(p *Page, num *Block) *Block {
 		if b == num || b.Kind != Equation || b.Rotated != num.Rotated {
 			continue
 		}
-		if len(b.Lines) == 1 && eqNumber.MatchString(b.Lines[0].Text) {
+		if len(b.Lines) == 1 && eqNumber.MatchString(b.Lines[0].Text) || numberedAt(b, l) {
 			continue
 		}
 		var d float64
 		switch {
 		case b.Box.Y0 <= l.Base+0.8*l.Size && b.Box.Y1 >= l.Base-0.3*l.Size && b.Box.X1 <= l.Box.X0+1:
+			if between(p.Blocks, b, num) {
+				continue
+			}
 			d = l.Box.X0 - b.Box.X1
 		case b.Box.Y0 >= l.Box.Y1-1 && b.Box.Y0-l.Box.Y1 < 3*l.Size && b.Box.X0 < l.Box.X1 && l.Box.X0-b.Box.X1 < 0.5*p.Width:
 			d = 1000 + b.Box.Y0 - l.Box.Y1
@@ -343,55 +681,76 @@ func nearestEquation(p *Page, num *Block) *Block {
 // the one split (nil when no line was found); the caller removes num.
 func displayLine(p *Page, num *Block) []*Block {
 	n := num.Lines[0]
-	for bi, b := range p.Blocks {
+	bi, at, short, bestD := -1, -1, false, math.Inf(1)
+	for i, b := range p.Blocks {
 		if b == num || b.Rotated != num.Rotated || b.Kind.Furniture() || b.Float != nil || isCaption(b.Kind) || b.Kind == Heading ||
-			b.Kind == TableText || b.Kind == FigureText || b.Box.X0 >= n.Box.X0 {
+			b.Kind == TableText || b.Kind == FigureText || b.Box.X0 >= n.Box.X0 || numberedAt(b, n) {
 			continue
 		}
-		at := -1
-		for i, l := range b.Lines {
+		li := -1
+		for k, l := range b.Lines {
 			if math.Abs(l.Base-n.Base) < 0.5*math.Max(l.Size, n.Size) && l.Box.X1 <= n.Box.X0+1 {
-				at = i
+				li = k
 				break
 			}
 		}
 		// A short display of a few lines (none of them prose) that the
 		// number is set beside, centred on its height.
-		short := len(b.Lines) <= 4 && b.Box.Y0 <= n.Base && b.Box.Y1 >= n.Base && b.Box.X1 <= n.Box.X0+1
+		sh := len(b.Lines) <= 4 && b.Box.Y0 <= n.Base && b.Box.Y1 >= n.Base && b.Box.X1 <= n.Box.X0+1
 		for _, l := range b.Lines {
 			if prose(l) {
-				short = false
+				sh = false
 			}
 		}
-		if at < 0 && !short {
+		if li < 0 && !sh {
 			continue
 		}
-		if b.Kind == Code || b.Kind == Equation || at < 0 {
-			if b.Kind != Code {
-				b.Kind = Equation
+		// The nearest such line or block to the number's left: the
+		// first in reading order may be in the other column.
+		d := n.Box.X0 - b.Box.X1
+		if li >= 0 {
+			d = n.Box.X0 - b.Lines[li].Box.X1
+		}
+		if d < bestD {
+			// The whole block is the display when none of its lines
+			// has words; else the line on the number's baseline is.
+			whole := sh
+			for _, l := range b.Lines {
+				if textOpening(l) || !mathish(l) && !mathLine(l) {
+					whole = false
+				}
 			}
-			b.Lines = append(b.Lines, n)
-			sortLinesTopDown(b.Lines)
-			b.Box = b.Box.Union(n.Box)
-			return []*Block{b}
+			bi, at, short, bestD = i, li, whole, d
 		}
-		var parts []*Block
-		if at > 0 {
-			before := newBlock(b.Kind, b.Lines[:at])
-			before.Section, before.Continues = b.Section, b.Continues
-			parts = append(parts, before)
-		}
-		eq := newBlock(Equation, []*Line{b.Lines[at], n})
-		if at == 0 {
-			eq.Section = b.Section
-		}
-		parts = append(parts, eq)
-		if at+1 < len(b.Lines) {
-			parts = append(parts, newBlock(b.Kind, b.Lines[at+1:]))
-		}
-		rest := append([]*Block{}, p.Blocks[bi+1:]...)
-		p.Blocks = append(append(p.Blocks[:bi], parts...), rest...)
-		return parts
 	}
-	return nil
+	if bi < 0 {
+		return nil
+	}
+	b := p.Blocks[bi]
+	if b.Kind == Code || b.Kind == Equation || at < 0 || short {
+		if b.Kind != Code {
+			b.Kind = Equation
+		}
+		b.Lines = append(b.Lines, n)
+		sortLinesTopDown(b.Lines)
+		b.Box = b.Box.Union(n.Box)
+		return []*Block{b}
+	}
+	var parts []*Block
+	if at > 0 {
+		before := newBlock(b.Kind, b.Lines[:at])
+		before.Section, before.Continues = b.Section, b.Continues
+		parts = append(parts, before)
+	}
+	eq := newBlock(Equation, []*Line{b.Lines[at], n})
+	if at == 0 {
+		eq.Section = b.Section
+	}
+	parts = append(parts, eq)
+	if at+1 < len(b.Lines) {
+		parts = append(parts, newBlock(b.Kind, b.Lines[at+1:]))
+	}
+	rest := append([]*Block{}, p.Blocks[bi+1:]...)
+	p.Blocks = append(append(p.Blocks[:bi], parts...), rest...)
+	return parts
 }

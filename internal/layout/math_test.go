@@ -62,3 +62,84 @@ func head(s []string) string {
 	}
 	return strings.Join(s, " | ")
 }
+
+// at moves the pen to a new line at (x, y), ending the current one the
+// way pdfium does.
+func (p *pen) at(x, y float64) *pen {
+	p.newline(x)
+	p.y = y
+	return p
+}
+
+// A display set in pieces — a left-hand side, a fraction whose numerator
+// and denominator are lines of their own, a trailing comma, the number
+// at the margin — between two lines of running text is one equation
+// chunk labelled with its number, and the running text stays paragraphs.
+func TestDisplayPiecesJoin(t *testing.T) {
+	p := newPen(72, 700, 10).text("The Einstein equations reduce in this case to the following two equations of motion:")
+	p.at(130, 660).text("κρ(r, t) =")
+	p.at(190, 667).text("2M(r)")
+	p.at(190, 653).text("R2(r, t)")
+	p.at(240, 660).text(",")
+	p.at(500, 660).text("(6)")
+	p.at(72, 630).text("where M is another arbitrary function of the radius and of the time coordinate.")
+	page := &pdf.Page{Number: 1, Width: 612, Height: 792, Chars: p.chars}
+	lp := Document([]*pdf.Page{page}, pdf.Structure{})
+	var eqs []*Block
+	for _, b := range lp[0].Blocks {
+		if b.Kind == Equation {
+			eqs = append(eqs, b)
+		} else if strings.Contains(b.Text(), "κρ") || strings.Contains(b.Text(), "2M") {
+			t.Errorf("a piece of the display is %s: %q", b.Kind, b.Text())
+		}
+	}
+	if len(eqs) != 1 {
+		t.Fatalf("%d equation blocks, want 1: %v", len(eqs), blockTexts(eqs))
+	}
+	for _, piece := range []string{"κρ(r, t) =", "2M(r)", "R2(r, t)", "(6)"} {
+		if !strings.Contains(eqs[0].Text(), piece) {
+			t.Errorf("equation %q lacks %q", eqs[0].Text(), piece)
+		}
+	}
+	if eqs[0].Label != "(6)" {
+		t.Errorf("label %q, want (6)", eqs[0].Label)
+	}
+}
+
+// Two displays one below the other, each with its number (an align's
+// rows), are two equation blocks, each labelled with its own number; a
+// line of running text that opens with words ("and thus σ² ≡ …") after a
+// display stays a paragraph however much mathematics it holds.
+func TestNumberedRowsSplit(t *testing.T) {
+	p := newPen(72, 700, 10).text("If the averaging procedure is applied to the Einstein equations, then we obtain:")
+	p.at(130, 670).text("3ä/a = −4πGρ + Q,")
+	p.at(500, 670).text("(1)")
+	p.at(130, 652).text("3ȧ²/a² = 8πGρ − R/2 − Q/2,")
+	p.at(500, 652).text("(2)")
+	p.at(72, 630).text("and thus σ² ≡ (1/2)σαβσαβ = (1/3)(Ṙ/R − Ṙ/R)².")
+	page := &pdf.Page{Number: 1, Width: 612, Height: 792, Chars: p.chars}
+	lp := Document([]*pdf.Page{page}, pdf.Structure{})
+	var labels []string
+	for _, b := range lp[0].Blocks {
+		switch {
+		case b.Kind == Equation:
+			labels = append(labels, b.Label)
+			if strings.Contains(b.Text(), "and thus") {
+				t.Errorf("running text in an equation: %q", b.Text())
+			}
+		case strings.Contains(b.Text(), "and thus") && b.Kind != Paragraph:
+			t.Errorf("%q is %s, want paragraph", b.Text(), b.Kind)
+		}
+	}
+	if strings.Join(labels, "|") != "(1)|(2)" {
+		t.Errorf("equation labels %q, want (1) and (2)", labels)
+	}
+}
+
+func blockTexts(bs []*Block) []string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.Text())
+	}
+	return out
+}
