@@ -26,7 +26,9 @@
 //     character, "SM590000", are left out).
 //
 // On every PDF of the corpus it also counts: chunks whose text is an
-// equation number alone ("(3)"), equation chunks and those with a label;
+// equation number alone ("(3)"), equation chunks, those with a label and
+// those in pieces (sharing their band with another equation chunk of the
+// page less than 40 pt away across: one display shattered into several);
 // "Figure N"/"Table N" captions (figure and caption chunks with a label)
 // and those linked to a float (a figure chunk with its own region, a
 // caption chunk with a float) on the same or an adjacent page.
@@ -149,7 +151,7 @@ type result struct {
 	tables                     ratio
 	cellShare                  []float64
 	figures, tableChunks       int
-	eqNumbers, equations, eqLb int
+	eqNumbers, equations, eqLb, eqPieces int
 	labelled                   ratio
 	inside                     int // paragraph or heading chunks inside a figure's region
 	misses                     []string
@@ -212,6 +214,27 @@ func measure(e *pdf.Engine, path, gtDir string, o options) (*result, error) {
 		if eqNumberAlone.MatchString(strings.TrimSpace(c.Text)) {
 			r.eqNumbers++
 			r.miss("equation number alone: p%d %s %s %q", c.Page, c.ID, c.Type, c.Text)
+		}
+	}
+	// Displays in pieces: an equation chunk that shares its band with
+	// another equation chunk of the page (the vertical overlap at least
+	// half the lower one's height) less than 40 pt away across.
+	for i, a := range chunks {
+		if a.Type != chunk.TypeEquation {
+			continue
+		}
+		for j, b := range chunks {
+			if i == j || b.Type != chunk.TypeEquation || b.Page != a.Page {
+				continue
+			}
+			ov := math.Min(a.BBox[3], b.BBox[3]) - math.Max(a.BBox[1], b.BBox[1])
+			h := math.Min(a.BBox[3]-a.BBox[1], b.BBox[3]-b.BBox[1])
+			gap := math.Max(a.BBox[0]-b.BBox[2], b.BBox[0]-a.BBox[2])
+			if ov > 0.5*h && gap < 40 {
+				r.eqPieces++
+				r.miss("equation in pieces: p%d %s %q beside %s", a.Page, a.ID, head(a.Text, 40), b.ID)
+				break
+			}
 		}
 	}
 	// Text inside a figure that came out as a paragraph or a heading.
@@ -512,21 +535,22 @@ func report(w io.Writer, rs []*result, o options) bool {
 	fmt.Fprintf(w, "| **all** | %v | %v | %v | %v | |\n\n", pics, caps, kinds, tabs)
 	fmt.Fprintln(w, "## Whole corpus")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| file | figure chunks | table chunks | equation chunks (with label) | equation number alone | Figure/Table captions linked to a float | paragraphs/headings inside a figure |")
+	fmt.Fprintln(w, "| file | figure chunks | table chunks | equation chunks (with label; in pieces) | equation number alone | Figure/Table captions linked to a float | paragraphs/headings inside a figure |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- |")
-	var eqn, figs, tables, eqs, eqlb, inside int
+	var eqn, figs, tables, eqs, eqlb, eqp, inside int
 	var linked ratio
 	for _, r := range rs {
-		fmt.Fprintf(w, "| %s | %d | %d | %d (%d) | %d | %v | %d |\n", r.name, r.figures, r.tableChunks, r.equations, r.eqLb, r.eqNumbers, r.labelled, r.inside)
+		fmt.Fprintf(w, "| %s | %d | %d | %d (%d; %d) | %d | %v | %d |\n", r.name, r.figures, r.tableChunks, r.equations, r.eqLb, r.eqPieces, r.eqNumbers, r.labelled, r.inside)
 		inside += r.inside
 		eqn += r.eqNumbers
 		figs += r.figures
 		tables += r.tableChunks
 		eqs += r.equations
 		eqlb += r.eqLb
+		eqp += r.eqPieces
 		linked = ratio{linked.hit + r.labelled.hit, linked.total + r.labelled.total}
 	}
-	fmt.Fprintf(w, "| **all** | %d | %d | %d (%d) | %d | %v | %d |\n", figs, tables, eqs, eqlb, eqn, linked, inside)
+	fmt.Fprintf(w, "| **all** | %d | %d | %d (%d; %d) | %d | %v | %d |\n", figs, tables, eqs, eqlb, eqp, eqn, linked, inside)
 	if o.verbose {
 		for _, r := range rs {
 			if len(r.misses) == 0 {
