@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -75,6 +76,10 @@ type ReadResult struct {
 	// Known tests whether the paper writes a word unbroken (WordsOf its
 	// chunks): for resolving line-end hyphens in a reading.
 	Known func(string) bool
+	// Images maps the chunk id of each figure chunk read to the absolute
+	// path of its crop (a PNG under the library home) as its note links
+	// it; a figure whose note links none is absent.
+	Images map[string]string
 }
 
 // ErrNothingToRead is wrapped by Read's error when the chunk, page or
@@ -196,6 +201,18 @@ func (ix *Index) Read(ctx context.Context, q ReadQuery) (_ *ReadResult, err erro
 		}
 		chars += utf8.RuneCountInString(c.Text)
 		res.Chunks = append(res.Chunks, c)
+	}
+	images := figureImages{}
+	for _, c := range res.Chunks {
+		if c.Type != chunk.TypeFigure {
+			continue
+		}
+		if img := images.of(ix.wikiDir, filepath.Base(c.NotePath), c.ChunkID); img != "" {
+			if res.Images == nil {
+				res.Images = map[string]string{}
+			}
+			res.Images[c.ChunkID] = img
+		}
 	}
 	if len(sel) > 0 {
 		for i := sel[0] - 1; i >= 0 && res.Previous == nil; i-- {

@@ -21,7 +21,9 @@ import (
 // TestTypeScriptClientFigureImage: the official MCP TypeScript client
 // recalls a figure of a paper the binary captured and compiled, by words
 // of its caption, with images: true, and gets the figure's crop as image
-// content — the very PNG the note records (image_sha256) — and its path.
+// content — the very PNG the note records (image_sha256) — and its path;
+// then reads the figure chunk with crossmem_read and images: true and gets
+// the same PNG as image content and its path.
 func TestTypeScriptClientFigureImage(t *testing.T) {
 	corpustest.Slow(t, "builds cmd/crossmem and runs node")
 	node, err := exec.LookPath("node")
@@ -82,6 +84,15 @@ func TestTypeScriptClientFigureImage(t *testing.T) {
 			MIMEType string `json:"mimeType"`
 			SHA256   string `json:"sha256"`
 		} `json:"images"`
+		Read struct {
+			Chunk struct {
+				ChunkID string `json:"chunk_id"`
+				Image   string `json:"image"`
+			} `json:"chunk"`
+			Images []struct {
+				SHA256 string `json:"sha256"`
+			} `json:"images"`
+		} `json:"read"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatalf("figure.mjs: %v; stdout is not one JSON object (%v):\n%s\nstderr:\n%s", runErr, err, stdout.String(), stderr.String())
@@ -105,5 +116,15 @@ func TestTypeScriptClientFigureImage(t *testing.T) {
 	}
 	if len(got.Images) == 0 || got.Images[0].SHA256 != fig.ImageSHA256 {
 		t.Errorf("image content %+v, want the figure's PNG (sha256 %s) first", got.Images, fig.ImageSHA256)
+	}
+	// crossmem_read of the figure chunk.
+	if got.Read.Chunk.ChunkID != fig.ID {
+		t.Errorf("read chunk %q, want %s", got.Read.Chunk.ChunkID, fig.ID)
+	}
+	if want := filepath.Join(lib.Home, filepath.FromSlash(fig.Image)); got.Read.Chunk.Image != want {
+		t.Errorf("read chunk image %q, want %q", got.Read.Chunk.Image, want)
+	}
+	if len(got.Read.Images) != 1 || got.Read.Images[0].SHA256 != fig.ImageSHA256 {
+		t.Errorf("read image content %+v, want the figure's PNG (sha256 %s)", got.Read.Images, fig.ImageSHA256)
 	}
 }

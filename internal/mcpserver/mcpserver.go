@@ -180,6 +180,7 @@ type ReadInput struct {
 	PageLabel string `json:"page_label,omitempty" jsonschema:"Every chunk of the page with this printed page, as printed_page gives it: the PDF's page label, else the number in its running head or foot (e.g. 46, xii, 4970)"`
 	Section   string `json:"section,omitempty" jsonschema:"Every chunk of the first section whose title contains this (case-insensitive), subsections included"`
 	Furniture bool   `json:"furniture,omitempty" jsonschema:"Include running heads, page numbers and margin notes in a page or section"`
+	Images    bool   `json:"images,omitempty" jsonschema:"Also return the picture of each figure chunk read as image content (PNG, the figure's region as the PDF draws it), to look at the figure before citing it"`
 }
 
 func (s *Server) read(ctx context.Context, _ *mcp.CallToolRequest, in ReadInput) (*mcp.CallToolResult, render.ReadOutput, error) {
@@ -203,7 +204,15 @@ func (s *Server) read(ctx context.Context, _ *mcp.CallToolRequest, in ReadInput)
 		return nil, render.ReadOutput{}, toolError{err}
 	}
 	out := render.Read(key, r)
-	return textResult(render.ReadText(out)), out, nil
+	res := textResult(render.ReadText(out))
+	if in.Images {
+		var paths []string
+		for _, c := range out.Chunks {
+			paths = append(paths, c.Image)
+		}
+		res.Content = append(res.Content, figureImages(paths)...)
+	}
+	return res, out, nil
 }
 
 // ListInput is crossmem_list's arguments.
@@ -320,7 +329,7 @@ func (s *Server) New() (*mcp.Server, error) {
 		readSchema.Required = []string{"cite_key"}
 		mcp.AddTool(srv, &mcp.Tool{
 			Name:        "crossmem_read",
-			Description: "Read a paper's verbatim text: one chunk (chunk_id, as crossmem_recall names it), one page (page: PDF page number; or page_label: the printed page) or one section (section: part of its title). Returns each chunk's full text exactly as the PDF's text layer has it, with provenance (page, printed page label, section path, bbox in PDF points, text_sha256), its type, the previous and next chunks, and the paper's cite key. 'reading' is the text on one line with line-end hyphens resolved: quote from it. A chunk edited by hand in its note is never returned (an error says so).",
+			Description: "Read a paper's verbatim text: one chunk (chunk_id, as crossmem_recall names it), one page (page: PDF page number; or page_label: the printed page) or one section (section: part of its title). Returns each chunk's full text exactly as the PDF's text layer has it, with provenance (page, printed page label, section path, bbox in PDF points, text_sha256), its type, the previous and next chunks, and the paper's cite key; a figure chunk's text is its caption and its image the path of its crop (with images: the picture itself as image content). 'reading' is the text on one line with line-end hyphens resolved: quote from it. A chunk edited by hand in its note is never returned (an error says so).",
 			InputSchema: readSchema,
 			Annotations: annotations("Read verbatim text"),
 		}, s.read)
@@ -475,7 +484,11 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 	}
 	out := textResult(render.SearchText(in.Query, res, in.Explain))
 	if in.Images {
-		out.Content = append(out.Content, figureImages(res.Hits)...)
+		var paths []string
+		for _, h := range res.Hits {
+			paths = append(paths, h.Image)
+		}
+		out.Content = append(out.Content, figureImages(paths)...)
 	}
 	return out, render.Recall(in.Query, res), nil
 }
@@ -484,17 +497,17 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 // this (a full page drawn at 150 dpi is about 1 MB) is left out.
 const MaxImageBytes = 8 << 20
 
-// figureImages returns the crops of the figure hits as image content, in
-// the hits' order; a crop that cannot be read (removed, larger than
-// MaxImageBytes, not a PNG) is left out (the hit's image path says where
-// it should be).
-func figureImages(hits []search.Hit) []mcp.Content {
+// figureImages returns the figure crops at paths (absolute paths of PNGs,
+// "" for a chunk that is no figure) as image content, in order; a crop
+// that cannot be read (removed, larger than MaxImageBytes, not a PNG) is
+// left out (the hit's or chunk's image path says where it should be).
+func figureImages(paths []string) []mcp.Content {
 	var out []mcp.Content
-	for _, h := range hits {
-		if h.Image == "" {
+	for _, path := range paths {
+		if path == "" {
 			continue
 		}
-		f, err := os.Open(h.Image)
+		f, err := os.Open(path)
 		if err != nil {
 			continue
 		}

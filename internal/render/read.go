@@ -35,6 +35,9 @@ type ReadChunk struct {
 	// Reading is Text on one line, line-end hyphens resolved
 	// (docs/verification.md): a quotation copied from it is verified.
 	Reading string `json:"reading"`
+	// Image is, for a figure chunk, the absolute path of its crop (a PNG
+	// of the figure's region, as its note links it); "" otherwise.
+	Image string `json:"image,omitempty"`
 	// ViewerURL opens the chunk in the PDF viewer (`crossmem serve`), ""
 	// when no viewer runs.
 	ViewerURL string `json:"viewer_url,omitempty"`
@@ -89,7 +92,7 @@ func Read(key string, r *index.ReadResult) ReadOutput {
 		}
 		out.Chunks = append(out.Chunks, ReadChunk{ChunkID: c.ChunkID, Type: c.Type, Page: c.Page, PageLabel: c.PageLabel, PrintedPage: printed,
 			Section: c.Section, SectionPath: c.SectionPath, BBox: c.BBox, TextSHA256: c.SHA256, Continues: c.Continues,
-			Text: c.Text, Reading: check.Resolve(c.Text, "", r.Known), Media: c.Media})
+			Text: c.Text, Reading: check.Resolve(c.Text, "", r.Known), Media: c.Media, Image: r.Images[c.ChunkID]})
 	}
 	for _, e := range r.Withheld {
 		out.Withheld = append(out.Withheld, WithheldChunk{ChunkID: e.ChunkID, Page: e.Page, PageLabel: e.PageLabel, TextSHA256: e.Recorded, ActualSHA256: e.Actual})
@@ -131,6 +134,9 @@ func ReadText(o ReadOutput) string {
 		}
 		if c.Reading != strings.Join(strings.Fields(c.Text), " ") || strings.Contains(c.Text, "\n") {
 			fmt.Fprintf(&b, "reading: %s\n", c.Reading)
+		}
+		if c.Image != "" {
+			fmt.Fprintf(&b, "image: %s\n", search.FileURL(c.Image))
 		}
 		if c.ViewerURL != "" {
 			fmt.Fprintf(&b, "view: %s\n", c.ViewerURL)
