@@ -145,16 +145,16 @@ func (r ratio) String() string {
 }
 
 type result struct {
-	name                       string
-	docling                    bool
-	pictures, captions, kinds  ratio
-	tables                     ratio
-	cellShare                  []float64
-	figures, tableChunks       int
+	name                                 string
+	docling                              bool
+	pictures, captions, kinds            ratio
+	tables                               ratio
+	cellShare                            []float64
+	figures, tableChunks                 int
 	eqNumbers, equations, eqLb, eqPieces int
-	labelled                   ratio
-	inside                     int // paragraph or heading chunks inside a figure's region
-	misses                     []string
+	labelled                             ratio
+	inside                               int // paragraph or heading chunks inside a figure's region
+	misses                               []string
 }
 
 func (r *result) miss(format string, args ...any) {
