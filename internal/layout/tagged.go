@@ -183,6 +183,12 @@ const (
 //     section ("2 Methods", "References"): a tree that tags headings as P
 //     does not overrule typography.
 //
+// On a page whose blocks the tree mostly tags (at least three, and half),
+// a paragraph or heading of at most two lines none of whose characters is
+// tagged, above (below) every other block in the top (bottom) furniture
+// zone, is a PageHeader (PageFooter): tagged PDFs mark running heads and
+// page numbers as artifacts, outside the tree.
+//
 // Whatever the headings, on tagged pages a paragraph that the tree tags
 // (80 %) as a list item (LI, Lbl, LBody), a note, a bibliography entry or
 // a formula becomes a ListItem, Footnote, Reference or Equation, and an
@@ -210,6 +216,8 @@ func applyTags(out []*Page, pages []*pdf.Page, outlined bool) {
 			continue
 		}
 		any = true
+		var untagged []*Block
+		pageBody, pageCovered := 0, 0
 		for _, b := range p.Blocks {
 			if b.Kind.Furniture() {
 				continue
@@ -219,10 +227,15 @@ func applyTags(out []*Page, pages []*pdf.Page, outlined bool) {
 				continue
 			}
 			body++
+			pageBody++
+			if tg.role == roleNone {
+				untagged = append(untagged, b)
+			}
 			if tg.coverage < tagCovered {
 				continue
 			}
 			covered++
+			pageCovered++
 			switch tg.role {
 			case roleHeading, roleTitle:
 				words := len(strings.Fields(b.Text()))
@@ -261,6 +274,23 @@ func applyTags(out []*Page, pages []*pdf.Page, outlined bool) {
 					if sectionLike(b.Text()) {
 						treeMissesHeadings = true
 					}
+				}
+			}
+		}
+		// Artifacts: on a page the tree covers, a short block of running
+		// text none of whose characters is tagged, above or below all
+		// other text in the top or bottom furniture zone, is a running
+		// head or foot (tagged PDFs mark these /Artifact).
+		if pageCovered >= 3 && pageCovered*2 >= pageBody {
+			for _, b := range untagged {
+				if b.Rotated || len(b.Lines) > 2 || b.Kind != Paragraph && b.Kind != Heading {
+					continue
+				}
+				switch z := zone(p, b.Box, blockQuarter(b)); {
+				case z == 0 && clearOf(p, b, z):
+					b.Kind, b.Section = PageHeader, nil
+				case z == 1 && clearOf(p, b, z):
+					b.Kind, b.Section = PageFooter, nil
 				}
 			}
 		}

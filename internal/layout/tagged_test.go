@@ -3,9 +3,14 @@ package layout
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/pdf"
 	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
@@ -63,6 +68,10 @@ func paper(tags [6]string) [][]pdftest.Block {
 func TestTaggedHeadings(t *testing.T) {
 	doc := pdftest.Structured{Tagged: true, RoleMap: map[string]string{"Subhead": "H3"},
 		Pages: paper([6]string{"H1", "P", "H2", "Subhead", "LI", "Note"})}
+	// Running heads that differ from page to page (no repetition to see),
+	// marked as artifacts.
+	doc.Pages[0] = append([]pdftest.Block{{Tag: "Artifact", Size: 8, Y: 760, Lines: []string{"Workshop on Documents, draft of May"}}}, doc.Pages[0]...)
+	doc.Pages[1] = append([]pdftest.Block{{Tag: "Artifact", Size: 8, Y: 760, Lines: []string{"Second page of the draft"}}}, doc.Pages[1]...)
 	got := summary(layoutPDF(t, doc.PDF()))
 	want := map[string]string{
 		"Reading Tagged Documents": "heading 0", // the title: a heading, no section
@@ -71,6 +80,8 @@ func TestTaggedHeadings(t *testing.T) {
 		"Method":                   "heading 1",
 		"the first item of a list of things to say about it":       "list_item 0",
 		"A note set at the foot of the page about the method used": "footnote 0",
+		"Workshop on Documents, draft of May":                      "page_header 0",
+		"Second page of the draft":                                 "page_header 0",
 	}
 	seen := 0
 	for _, s := range got {
@@ -200,5 +211,30 @@ func TestCyclicTags(t *testing.T) {
 	}
 	if heads != 1 {
 		t.Errorf("%d headings, want 1", heads)
+	}
+}
+
+// The corpus's one tagged PDF tags every block a P (its title and its
+// "References:" heading too): its layout is the one without the tree.
+func TestBadlyTaggedCorpusFile(t *testing.T) {
+	path := filepath.Join(corpustest.Dir(t, "pdf"), "gr_submission_161.pdf")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pages[0].Tags == nil || len(pages[0].Tags.Elements) < 10 {
+		t.Fatalf("structure tree not read: %+v", pages[0].Tags)
+	}
+	with := summary(Document(pages, st))
+	for _, p := range pages {
+		p.Tags = nil
+	}
+	without := summary(Document(pages, st))
+	if diff := cmp.Diff(without, with); diff != "" {
+		t.Errorf("the tree changed the layout (-without +with):\n%s", diff)
 	}
 }
