@@ -293,7 +293,7 @@ func Build(pages []*layout.Page) Result {
 			}
 			emitted[f] = true
 			floatChunk[f] = len(res.Chunks)
-			if b := f.Caption; b != nil && onThisPage[b] && b.Kind == layout.Figure && Quotable(b.Text()) {
+			if b := f.Caption; b != nil && onThisPage[b] && b.Kind == layout.Figure && Quotable(b.Text()) && assessed(b) {
 				cb := box(b.Box)
 				add(b, Chunk{Type: TypeFigure, Text: b.Text(), BBox: box(f.Box), Label: b.Label, CaptionBBox: &cb})
 				return
@@ -380,6 +380,14 @@ func Build(pages []*layout.Page) Result {
 		res.Chunks[j].Caption = res.Chunks[i].ID
 	}
 	return res
+}
+
+// assessed reports whether AssessBlock accepts b: a figure's caption
+// set in a font mapped to symbols is no figure chunk's text (the block is
+// listed unquotable where it comes).
+func assessed(b *layout.Block) bool {
+	ok, _ := AssessBlock(b)
+	return ok
 }
 
 func box(r pdf.Rect) [4]float64 {

@@ -331,3 +331,23 @@ func TestAssessSymbolFont(t *testing.T) {
 		}
 	}
 }
+
+// A figure's caption set in a font mapped to dingbats is not the figure
+// chunk's text: the figure is given without it, the caption is listed
+// unquotable.
+func TestMappedCaption(t *testing.T) {
+	f := &layout.Float{Kind: layout.Figure, Box: pdf.Rect{X0: 72, Y0: 400, X1: 540, Y1: 700}}
+	capt := block(layout.Figure, "F✐❣✉r❡ 1: ❚❤❡ ♠♦❞❡❧ ✇❡ ✉s❡.", [4]float64{72, 380, 540, 392})
+	capt.Float, f.Caption = f, capt
+	p := page(1, "", block(layout.Paragraph, prose, [4]float64{72, 100, 540, 300}), capt)
+	p.Floats = []*layout.Float{f}
+	res := Build([]*layout.Page{p})
+	for _, c := range res.Chunks {
+		if strings.ContainsRune(c.Text, '❣') {
+			t.Errorf("%s chunk quotes the mapped caption: %q", c.Type, c.Text)
+		}
+	}
+	if len(res.Unquotable) != 1 || res.Unquotable[0].BBox == nil {
+		t.Errorf("unquotable %+v, want the caption's block", res.Unquotable)
+	}
+}
