@@ -211,6 +211,7 @@ func Build(pages []*layout.Page) Result {
 	var stack []section // open sections, outermost first
 	counters := map[string]int{}
 	var prevBody string // id of the last body chunk, for Continues
+	blockID := map[*layout.Block]string{}
 	floatChunk := map[*layout.Float]int{}
 	captionChunk := map[*layout.Block]int{}
 	var captions []int // caption chunks to link to their floats
@@ -274,8 +275,15 @@ func Build(pages []*layout.Page) Result {
 			if len(path) > 0 {
 				c.Section = path[len(path)-1]
 			}
-			if b != nil && b.Continues && prevBody != "" {
-				c.Continues = prevBody
+			if b != nil && b.Continues {
+				if id, ok := blockID[b.Prev]; ok {
+					c.Continues = id
+				} else if prevBody != "" {
+					c.Continues = prevBody
+				}
+			}
+			if b != nil {
+				blockID[b] = c.ID
 			}
 			if b != nil && !b.Kind.Furniture() && !b.Rotated && b.Kind != layout.Heading && !isFloatType(c.Type) {
 				prevBody = c.ID

@@ -553,6 +553,7 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 	}
 	// Headings the outline does not name.
 	first := true
+	demoted := map[*Block]bool{}
 	for _, p := range pages {
 		for _, b := range p.Blocks {
 			if opened[b] {
@@ -570,10 +571,45 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 				b.Section = &Section{Title: text, Level: 1}
 			default:
 				b.Kind = Paragraph
+				demoted[b] = true
 			}
 		}
 	}
+	for _, p := range pages {
+		labelsIntoText(p, demoted)
+	}
 	return true
+}
+
+// labelsIntoText joins each label of a page (a one-line block of at most
+// four words in capitals or ending with a colon, set as a heading that
+// opens no section, such as "KEYWORDS" or "CCS CONCEPTS" where the
+// outline does not name them) to the
+// paragraph right below it — the next block in reading order, starting
+// within two lines of the label in the same column at its left edge — as
+// one paragraph that opens with the label: the label belongs to that text
+// and is no paragraph of its own.
+func labelsIntoText(p *Page, labels map[*Block]bool) {
+	var out []*Block
+	for i := 0; i < len(p.Blocks); i++ {
+		b := p.Blocks[i]
+		t := strings.TrimSpace(b.Text())
+		label := isUpper(t) || strings.HasSuffix(t, ":")
+		if labels[b] && label && len(b.Lines) == 1 && len(strings.Fields(t)) <= 4 && i+1 < len(p.Blocks) {
+			n := p.Blocks[i+1]
+			s := b.Size()
+			if n.Kind == Paragraph && !n.Rotated && n.Section == nil &&
+				n.Box.Y1 <= b.Box.Y0+0.5*s && b.Box.Y0-n.Box.Y1 <= 2*s &&
+				math.Abs(n.Box.X0-b.Box.X0) <= s {
+				m := newBlock(Paragraph, append(append([]*Line(nil), b.Lines...), n.Lines...))
+				out = append(out, m)
+				i++
+				continue
+			}
+		}
+		out = append(out, b)
+	}
+	p.Blocks = out
 }
 
 // matchTitle reports whether the heading with title key starts at line li
@@ -657,7 +693,9 @@ func typographicSections(pages []*Page, st Stats) {
 		if i == 0 {
 			title = documentTitle(p)
 		}
+		spacedSubheads(p, st)
 		headingsNeedText(p, st.BodySize, title)
+		headingStacks(p)
 	}
 	count := map[string]int{}
 	for _, p := range pages {
@@ -703,9 +741,38 @@ func typographicSections(pages []*Page, st Stats) {
 			}
 		}
 	}
+	// Without numbered headings, the styles that two or more headings
+	// share rank by prominence (larger first, then bold before regular):
+	// the first is level 1, the next level 2 ("Materials and methods" in
+	// bold, "DNA manipulations" in roman under it). A style used once (a
+	// title, an author line) is placed below the shared styles more
+	// prominent than it.
+	var shared []style
+	if maxNumbered == 0 {
+		uses := map[style]int{}
+		for _, b := range heads {
+			uses[styleOf(b)]++
+		}
+		for s, n := range uses {
+			if n >= 2 {
+				shared = append(shared, s)
+			}
+		}
+	}
+	above := func(a, b style) bool { return a.size > b.size || a.size == b.size && a.bold && !b.bold }
 	for _, b := range heads {
 		text := strings.Join(strings.Fields(b.Text()), " ")
 		level := 0
+		if len(shared) > 1 && !sectionNumber.MatchString(text) && !namedHeadings[bareHeading(text)] && !backMatter(text) {
+			level = 1
+			for _, s := range shared {
+				if above(s, styleOf(b)) {
+					level++
+				}
+			}
+			b.Section = &Section{Title: text, Level: level}
+			continue
+		}
 		if sectionNumber.MatchString(text) {
 			num := strings.Fields(text)[0]
 			level = strings.Count(strings.TrimSuffix(num, "."), ".") + 1
@@ -792,6 +859,109 @@ func headingsNeedText(p *Page, body float64, title *Block) {
 			h.Kind = Paragraph
 		}
 	}
+}
+
+// spacedSubheads makes headings of the subheads that only space sets
+// apart: a one-line paragraph in the body font (up to 30 % larger) and
+// weight, of one to ten words, that starts with a capital and ends
+// without punctuation, is mostly letters and no mathematics, with visibly
+// more space above it than between the lines of the text below (or the
+// top of its column above it) and more below it too, followed right below
+// by a paragraph of running text of two lines or more that starts at its
+// left edge or indented from it ("Cosmid and plasmids" in a journal that
+// sets its third-level heads in roman). A paragraph's last line stays with
+// its paragraph, so such a line is one on its own.
+// sentenceThenMark matches a text that ends a sentence before a footnote
+// mark ("… of names and sorts.13").
+var sentenceThenMark = regexp.MustCompile(`[.,;:!?][0-9*†‡]+$`)
+
+func spacedSubheads(p *Page, st Stats) {
+	var body []*Block
+	for _, b := range p.Blocks {
+		if !b.Kind.Furniture() && !b.Rotated {
+			body = append(body, b)
+		}
+	}
+	for i, b := range body {
+		if b.Kind != Paragraph || len(b.Lines) != 1 || b.Float != nil || i+1 >= len(body) {
+			continue
+		}
+		l := b.Lines[0]
+		s := l.Size
+		text := strings.TrimSpace(l.Text)
+		words := strings.Fields(text)
+		if len(words) == 0 || len(words) > 10 || l.Math > 0 || l.Mono || s < 0.95*st.BodySize || s > 1.3*st.BodySize {
+			continue
+		}
+		first, last := []rune(text)[0], []rune(text)[len([]rune(text))-1]
+		if !unicode.IsUpper(first) || strings.ContainsRune(".,;:!-–", last) || strings.Contains(text, ". ") || sentenceThenMark.MatchString(text) {
+			continue
+		}
+		letters, ink := 0, 0
+		for _, r := range text {
+			if !unicode.IsSpace(r) {
+				ink++
+				if unicode.IsLetter(r) {
+					letters++
+				}
+			}
+		}
+		if letters*10 < ink*6 {
+			continue
+		}
+		n := body[i+1]
+		if n.Kind != Paragraph && n.Kind != ListItem || len(n.Lines) < 2 || !prose(n.Lines[0]) {
+			continue
+		}
+		pitch := n.Lines[0].Base - n.Lines[1].Base
+		below := l.Base - n.Lines[0].Base
+		if n.Box.Y1 > b.Box.Y0+0.5*s || below < pitch+0.5*s || below > 4*s || n.Box.X0 < b.Box.X0-s || n.Box.X0 > b.Box.X0+3*s {
+			continue
+		}
+		if i > 0 {
+			pr := body[i-1]
+			above := pr.Box.Y0 >= b.Box.Y1-0.5*s && pr.Box.X0 < b.Box.X1 && pr.Box.X1 > b.Box.X0
+			if above && pr.Lines[len(pr.Lines)-1].Base-l.Base < pitch+0.8*s {
+				continue
+			}
+		}
+		b.Kind = Heading
+	}
+}
+
+// headingStacks turns back into paragraphs the runs of three or more
+// headings in a row, in reading order, set in one style (size within 5 %,
+// same weight), none of them numbered or named like a section, with no
+// text between them: consecutive headings open nested sections and so
+// differ in style; a stack of equal ones is a list of labels (a cover's
+// highlights, a sidebar's menu).
+func headingStacks(p *Page) {
+	var run []*Block
+	flush := func() {
+		if len(run) >= 3 {
+			for _, h := range run {
+				h.Kind = Paragraph
+			}
+		}
+		run = run[:0]
+	}
+	for _, b := range p.Blocks {
+		if b.Kind.Furniture() || b.Rotated || b.Kind == FigureText || b.Kind == TableText {
+			continue
+		}
+		if b.Kind != Heading || sectionLike(b.Text()) {
+			flush()
+			continue
+		}
+		if n := len(run); n > 0 {
+			h := run[n-1]
+			if math.Abs(h.Size()-b.Size()) > 0.05*math.Max(h.Size(), b.Size()) || h.Lines[0].Bold != b.Lines[0].Bold {
+				flush()
+			}
+		}
+		run = append(run, b)
+	}
+	flush()
 }
 
 // documentTitle returns the first page's title: its heading in the largest
@@ -1095,6 +1265,15 @@ func isFootnote(p *Page, b *Block, st Stats) bool {
 	if b.Size() > st.BodySize*0.92 || b.Box.Y1 > p.Height*0.5 || !footnoteMark.MatchString(b.Lines[0].Text) {
 		return false
 	}
+	bullets := 0
+	for _, l := range b.Lines {
+		if l.Bullet {
+			bullets++
+		}
+	}
+	if bullets >= 2 {
+		return false // a list whose bullet glyph reads as a letter
+	}
 	for _, o := range p.Blocks {
 		if o == b || o.Kind.Furniture() || o.Rotated || o.Box.Y1 > b.Box.Y0 {
 			continue
@@ -1164,7 +1343,7 @@ func splitList(b *Block) []*Block {
 // an enumerator, or right after a glyph without a Unicode value (an
 // unmapped bullet).
 func itemStart(l *Line) bool {
-	return bulletStart.MatchString(l.Text) || l.AfterGlyph
+	return bulletStart.MatchString(l.Text) || l.AfterGlyph || l.Bullet
 }
 
 // itemTextStart returns where a list item's text starts: the left edge of
@@ -1189,28 +1368,46 @@ func itemTextStart(l *Line) float64 {
 // across a column or page break: the previous one (a paragraph, list item,
 // footnote or reference, skipping furniture, captions and headings' absence)
 // ends without sentence punctuation or with a hyphen, this one starts with
-// a lower-case letter and the two are not on one column one below the
-// other (that would be a paragraph break).
+// a lower-case letter, the two are set in about the same font size (within
+// 15 %; blocks of another size in between, such as a footnote, are
+// skipped) and they are not on one column one below the other (that would
+// be a paragraph break).
 func continuations(pages []*Page) {
-	var prev *Block
-	var prevPage int
+	// recent are the body blocks since the last heading, latest last, with
+	// their pages: a block continues the latest of them in its font size
+	// (a footnote or a copyright box set smaller at the foot of a column
+	// lies between the two halves of a paragraph).
+	type placed struct {
+		b    *Block
+		page int
+	}
+	var recent []placed
 	for _, p := range pages {
 		for _, b := range p.Blocks {
 			if b.Kind.Furniture() || b.Rotated || b.Kind == Figure || b.Kind == Table {
 				continue
 			}
 			if b.Kind == Heading {
-				prev = nil
+				recent = recent[:0]
 				continue
+			}
+			var prev *Block
+			prevPage := 0
+			for i := len(recent) - 1; i >= 0 && i >= len(recent)-3; i-- {
+				o := recent[i].b
+				if math.Abs(b.Size()-o.Size()) <= 0.15*math.Max(b.Size(), o.Size()) {
+					prev, prevPage = o, recent[i].page
+					break
+				}
 			}
 			if prev != nil && prev.Kind == b.Kind && !endsSentence(prev.Lines[len(prev.Lines)-1].Text) {
 				first := []rune(b.Lines[0].Text)[0]
 				newColumn := prevPage != p.Number || b.Box.Y1 > prev.Box.Y0+1 || b.Box.X0 > prev.Box.X1
 				if unicode.IsLower(first) && newColumn {
-					b.Continues = true
+					b.Continues, b.Prev = true, prev
 				}
 			}
-			prev, prevPage = b, p.Number
+			recent = append(recent, placed{b, p.Number})
 		}
 	}
 }

@@ -120,6 +120,10 @@ type roles struct {
 	// region: paragraphs of two lines or more, which a figure never holds
 	// (a one-line callout inside a figure may read as prose).
 	para map[*Line]bool
+	// narrow marks paragraphs set in a narrow column (narrowMeasure): a
+	// box or figure that holds them is a text box, not a figure. Table
+	// cells may wrap text so; tables do not consult it.
+	narrow map[*Line]bool
 }
 
 // rolesOf marks running text — prose lines and the lines of their regions
@@ -127,8 +131,11 @@ type roles struct {
 // and captions: a line that starts with a caption label and the lines of
 // its region below it.
 func rolesOf(rs []*region) roles {
-	ro := roles{running: map[*Line]bool{}, caption: map[*Line]bool{}, para: map[*Line]bool{}}
+	ro := roles{running: map[*Line]bool{}, caption: map[*Line]bool{}, para: map[*Line]bool{}, narrow: map[*Line]bool{}}
 	for _, r := range rs {
+		for _, l := range narrowMeasure(r.lines) {
+			ro.narrow[l] = true
+		}
 		for i, l := range r.lines {
 			if prose(l) {
 				ro.running[l] = true
@@ -279,7 +286,7 @@ func horizontalRules(gs []pdf.Graphic) []pdf.Rect {
 // picture, such as a page shown in a figure).
 func holdsRunningText(b pdf.Rect, lines []*Line, ro roles, st Stats) bool {
 	for _, l := range lines {
-		if ro.para[l] && !ro.caption[l] && l.Size >= 0.7*st.BodySize && inside(l, b) {
+		if (ro.para[l] || ro.narrow[l]) && !ro.caption[l] && l.Size >= 0.7*st.BodySize && inside(l, b) {
 			return true
 		}
 	}
@@ -783,7 +790,7 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 		for _, l := range lines {
 			if inside(l, box) {
 				n++
-				if ro.para[l] && !ro.caption[l] && l.Size >= 0.7*st.BodySize {
+				if (ro.para[l] || ro.narrow[l]) && !ro.caption[l] && l.Size >= 0.7*st.BodySize {
 					proseLines++
 				}
 			}

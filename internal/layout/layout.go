@@ -77,6 +77,10 @@ type Block struct {
 	// of the document, from which a column or page break separates it (the
 	// previous one ends mid-sentence, this one starts in lower case).
 	Continues bool
+	// Prev is the block Continues refers to (nil when Continues is false):
+	// the previous body block in its font size, which may lie before a
+	// footnote or another smaller block.
+	Prev *Block
 	// Rotated is true for text whose baseline is not the page's main
 	// orientation (a margin stamp, a turned table).
 	Rotated bool
@@ -705,6 +709,56 @@ func centredStack(a, b *region) bool {
 	return pitch > 0.5*s && pitch < 1.6*s
 }
 
+// narrowMeasure returns the lines of ls (a region's lines, top down) that
+// are running text set in a narrow column, too narrow for prose to see
+// them (a sidebar, a margin column): runs of at least four consecutive
+// lines of one font size, flush left, at a regular pitch, most of them
+// three or more words, twenty words or more in all, with sentence
+// punctuation among them. A figure's labels are short and scattered; a
+// paragraph of this shape is text.
+func narrowMeasure(ls []*Line) []*Line {
+	var out []*Line
+	isRun := func(run []*Line) bool {
+		if len(run) < 4 {
+			return false
+		}
+		words, wordy, punct := 0, 0, false
+		for _, l := range run {
+			st := statsOf(l)
+			words += st.words
+			if st.tokens >= 3 && st.words*10 >= st.tokens*6 {
+				wordy++
+			}
+			if strings.ContainsAny(l.Text, ".;:") {
+				punct = true
+			}
+		}
+		return words >= 20 && wordy*4 >= len(run)*3 && punct
+	}
+	start := 0
+	for i := 1; i <= len(ls); i++ {
+		joins := false
+		if i < len(ls) {
+			p, l := ls[i-1], ls[i]
+			s := math.Max(p.Size, l.Size)
+			pitch := p.Base - l.Base
+			joins = math.Abs(p.Size-l.Size) <= 0.05*s && math.Abs(p.Box.X0-l.Box.X0) <= 0.5*s &&
+				pitch >= 0.9*s && pitch <= 1.6*s
+			if joins && i-start >= 2 {
+				first := ls[start].Base - ls[start+1].Base
+				joins = math.Abs(pitch-first) <= 0.15*first
+			}
+		}
+		if !joins {
+			if isRun(ls[start:i]) {
+				out = append(out, ls[start:i]...)
+			}
+			start = i
+		}
+	}
+	return out
+}
+
 // splitParagraphs cuts a region into paragraphs at extra vertical space,
 // first-line indents, hanging indents and short last lines of justified
 // text.
@@ -767,6 +821,9 @@ func splitParagraphs(r *region, st Stats) []*Block {
 			}
 			if p.Bold != l.Bold && lineIsHeadingLike(p, st) && !startsLower(l.Text) {
 				brk = true // a bold heading line, not one whose sentence goes on
+			}
+			if p.Mono != l.Mono && p.Box.X1 < r.box.X1-2*s && s >= 0.95*st.BodySize && (l.Mono && endsSentence(p.Text) || p.Mono && !startsLower(l.Text)) {
+				brk = true // code set in a monospaced font after a sentence that stops short ("… as follows:"), or prose after it
 			}
 			if brk {
 				out = append(out, cur)
@@ -850,6 +907,12 @@ var (
 	}
 )
 
+// webAddress matches a text that is one web or e-mail address
+// ("ibm.com/redbooks", "www.example.org", "https://…", "name@host.edu"):
+// set large or bold on a cover or a banner, it names a place, not a
+// section.
+var webAddress = regexp.MustCompile(`^(https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(\.[\w-]+)+|[\w-]+(\.[\w-]+)*\.[a-z]{2,6}/\S*)$`)
+
 func lineIsHeadingLike(l *Line, st Stats) bool {
 	words := len(strings.Fields(l.Text))
 	// A heading does not stop at a comma or a hyphen: its sentence goes on.
@@ -907,7 +970,7 @@ func classify(b *Block, st Stats) {
 	named := namedHeadings[bare]
 	upper := isUpper(flat)
 	endsPeriod := strings.HasSuffix(flat, ".") && !numbered
-	if endsPeriod || b.Lines[0].Vertical {
+	if endsPeriod || b.Lines[0].Vertical || webAddress.MatchString(flat) {
 		return
 	}
 	switch {

@@ -53,6 +53,12 @@ type Line struct {
 	// letters that are not bold: a run-in heading ("Datasets. We use…")
 	// or a bold label, which open a paragraph rather than stand alone.
 	RunIn bool
+	// Bullet is true when the line starts with a lone glyph set well
+	// smaller than the text after it — not a digit or a footnote mark —
+	// such as a bullet drawn from a symbol font that maps it to a letter
+	// ("r" for ❒): a list item's marker when several lines share it (see
+	// splitList).
+	Bullet bool
 
 	chars   []char
 	seq     int // position in content-stream order
@@ -395,6 +401,7 @@ func (l *Line) compute(fonts []fontFlags) {
 		}
 	}
 	l.Mono = inked > 0 && mono*10 >= inked*8
+	l.Bullet = smallLeadGlyph(l.chars, l.Size)
 	if len(bottoms) > 0 {
 		l.Base = median(bottoms)
 	} else {
@@ -916,4 +923,27 @@ func shiftedDigits(a, b char) bool {
 	// pdfium reports one size per word, so compare the glyph boxes, whose
 	// height follows the size each glyph is drawn at.
 	return math.Abs(ha-hb) > 0.2*math.Max(ha, hb) || math.Abs(a.Box.Y0-b.Box.Y0) > 0.25*math.Max(ha, hb)
+}
+
+// smallLeadGlyph reports whether cs starts with one inked glyph followed
+// by white space and more text, set at under 80 % of size (the line's
+// size), that is neither a digit nor a footnote mark.
+func smallLeadGlyph(cs []char, size float64) bool {
+	i := 0
+	for i < len(cs) && isSpace(cs[i].Rune) {
+		i++
+	}
+	if i+2 >= len(cs) || !isSpace(cs[i+1].Rune) {
+		return false
+	}
+	c := cs[i]
+	if c.Size <= 0 || c.Size >= 0.8*size || unicode.IsDigit(c.Rune) || strings.ContainsRune("*†‡§¶∗⋆", c.Rune) {
+		return false
+	}
+	for _, d := range cs[i+1:] {
+		if !isSpace(d.Rune) {
+			return true
+		}
+	}
+	return false
 }
