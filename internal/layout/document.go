@@ -230,6 +230,8 @@ func furniture(pages []*Page, st Stats) {
 				kind = []Kind{PageHeader, PageFooter}[z]
 			case z >= 0 && pageNumberText.MatchString(text) && clearOf(p, b, z):
 				kind = []Kind{PageHeader, PageFooter}[z]
+			case len(b.Lines) == 1 && pageNumberText.MatchString(text) && outerRow(p, b, st) >= 0:
+				kind = []Kind{PageHeader, PageFooter}[outerRow(p, b, st)]
 			case z >= 0 && p.Number == 1 && publicationLine.MatchString(text) && !refStart.MatchString(text) && b.Size() <= 1.05*st.BodySize && clearOf(p, b, z):
 				kind = []Kind{PageHeader, PageFooter}[z]
 			case b.Rotated && x1 > x0 && (b.Box.X1 <= x0+1 || b.Box.X0 >= x1-1):
@@ -263,9 +265,69 @@ func furniture(pages []*Page, st Stats) {
 				body = append(body, b)
 			}
 		}
+		// A short line on the row of a page number found by outerRow is
+		// its running head.
+		var rest []*Block
+		for _, b := range body {
+			moved := false
+			if !b.Rotated && len(b.Lines) == 1 && len(strings.Fields(b.Text())) <= 15 {
+				for _, f := range append(append([]*Block(nil), head...), foot...) {
+					if len(f.Lines) == 1 && pageNumberText.MatchString(strings.TrimSpace(f.Text())) && math.Abs(f.Lines[0].Base-b.Lines[0].Base) < 0.3*b.Size() && outerRow(p, f, st) >= 0 {
+						b.Kind = f.Kind
+						if f.Kind == PageHeader {
+							head = append(head, b)
+						} else {
+							foot = append(foot, b)
+						}
+						moved = true
+						break
+					}
+				}
+			}
+			if !moved {
+				rest = append(rest, b)
+			}
+		}
+		body = rest
 		p.Blocks = append(append(append(head, body...), foot...), margin...)
 	}
 }
+
+// outerRow reports whether a block lies on the top row of its page (0) or
+// the bottom row (1) — no other block of the page's main orientation
+// reaches above its top, or below its bottom — within the outer 18 % of
+// the page height, a little deeper than the furniture zone, set no larger
+// than 1.2 times the body text (not a chapter number in display type): a
+// page number there is one even where the zone's edge cuts it or no repetition shows
+// it (a one-page document). -1 otherwise.
+func outerRow(p *Page, b *Block, st Stats) int {
+	if b.Rotated || p.Height <= 0 || b.Size() > 1.2*st.BodySize {
+		return -1
+	}
+	top, bottom := b.Box.Y0 >= p.Height*(1-outerZone), b.Box.Y1 <= p.Height*outerZone
+	for _, o := range p.Blocks {
+		if o == b || o.Rotated {
+			continue
+		}
+		if o.Box.Y1 > b.Box.Y1+1 {
+			top = false
+		}
+		if o.Box.Y0 < b.Box.Y0-1 {
+			bottom = false
+		}
+	}
+	switch {
+	case top:
+		return 0
+	case bottom:
+		return 1
+	}
+	return -1
+}
+
+// outerZone is the share of the page height at the top and bottom where
+// outerRow looks for page numbers.
+const outerZone = 0.18
 
 // rowCell reports whether b, a block with letters, shares its row with
 // another block of its frame close beside it (within eight times its
