@@ -20,6 +20,7 @@ package layout
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -461,6 +462,8 @@ func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent p
 	for _, l := range vert {
 		blocks = append(blocks, &Block{Kind: Paragraph, Lines: []*Line{l}, Box: l.Box})
 	}
+	// A listing in a frame is code, not a figure (see framedListing).
+	found = slices.DeleteFunc(found, func(f *Float) bool { return f.Text != nil && f.Text.Kind == Code })
 	return blocks, found
 }
 

@@ -75,6 +75,9 @@ func mathish(l *Line) bool {
 func mathAndCode(blocks []*Block) []*Block {
 	var split []*Block
 	for _, b := range blocks {
+		if framedListing(b) {
+			b.Kind, b.Float = Code, nil
+		}
 		split = append(split, splitDisplays(b)...)
 	}
 	blocks = split
@@ -286,6 +289,40 @@ func beside(a, b *Block, blocks []*Block) bool {
 		}
 	}
 	return false
+}
+
+// framedListing reports whether a figure's text is a code listing drawn
+// in a frame (a box or rules around it, which made it a figure): at least
+// two lines, 80 % of them monospaced, set as a listing is — stacked at
+// most two lines apart and starting at one left edge (half of the lines
+// at least; the rest indented). The labels of a diagram set in a
+// monospaced font are scattered, not stacked so.
+func framedListing(b *Block) bool {
+	if b.Kind != FigureText || b.Float == nil || b.Float.Kind != Figure || len(b.Lines) < 2 {
+		return false
+	}
+	ls := append([]*Line(nil), b.Lines...)
+	sortLinesTopDown(ls)
+	mono, x0 := 0, math.Inf(1)
+	for i, l := range ls {
+		if l.Mono {
+			mono++
+		}
+		x0 = math.Min(x0, l.Box.X0)
+		if i > 0 && ls[i-1].Base-l.Base > 2.2*math.Max(l.Size, ls[i-1].Size) {
+			return false
+		}
+	}
+	if mono*10 < len(ls)*8 {
+		return false
+	}
+	edge := 0
+	for _, l := range ls {
+		if l.Box.X0-x0 < 0.3*l.Size {
+			edge++
+		}
+	}
+	return edge*2 >= len(ls)
 }
 
 // splitDisplays splits off a paragraph block's display lines at its start

@@ -143,3 +143,37 @@ func blockTexts(bs []*Block) []string {
 	}
 	return out
 }
+
+// A code listing drawn in a frame (dl_code_and_formula.pdf, "Listing 1:
+// Simple JavaScript Program" above a boxed JavaScript function) is one
+// Code block with its line breaks, linked to its caption, and no figure.
+func TestFramedListingIsCode(t *testing.T) {
+	path := filepath.Join(corpustest.Dir(t, "pdf"), "dl_code_and_formula.pdf")
+	pages := Document(readPages(t, path), pdf.Structure{})
+	p := pages[0]
+	var code *Block
+	for _, b := range p.Blocks {
+		if strings.Contains(b.Text(), "function add(a, b) {") {
+			if b.Kind != Code {
+				t.Fatalf("the listing is %s, want code: %q", b.Kind, b.Text())
+			}
+			code = b
+		}
+	}
+	if code == nil {
+		t.Fatal("no block holds the listing")
+	}
+	if got := strings.Split(code.Text(), "\n"); len(got) != 4 || got[1] != "return a + b;" {
+		t.Errorf("listing lines %q, want its 4 lines", got)
+	}
+	for _, f := range p.Floats {
+		if f.Kind == Figure {
+			t.Errorf("a figure at %v: the frame around the listing is no figure", f.Box)
+		}
+	}
+	for _, b := range p.Blocks {
+		if strings.HasPrefix(b.Text(), "Listing 1") && (b.Float == nil || b.Float.Text != code) {
+			t.Errorf("the caption %q is not linked to the listing", b.Text())
+		}
+	}
+}
