@@ -504,6 +504,10 @@ type Page struct {
 	// Tags maps the characters to the PDF's structure tree on a tagged
 	// page (see Tags); nil on untagged pages.
 	Tags *Tags
+
+	// origin is where the outline's positions on this page are measured
+	// from (Document.origin): the CropBox's origin, else the MediaBox's.
+	origin [2]float64
 }
 
 // Page extracts the text layer of page n (1-based).
@@ -521,9 +525,17 @@ func (d *Document) Page(n int) (*Page, error) {
 	if cb, err := inst.FPDFPage_GetCropBox(&requests.FPDFPage_GetCropBox{Page: pageReq}); err == nil && cb.Right > cb.Left && cb.Top > cb.Bottom {
 		ox, oy = float64(cb.Left), float64(cb.Bottom)
 		p.Width, p.Height = float64(cb.Right-cb.Left), float64(cb.Top-cb.Bottom)
+		p.origin = [2]float64{ox, oy}
 	} else if mb, err := inst.FPDFPage_GetMediaBox(&requests.FPDFPage_GetMediaBox{Page: pageReq}); err == nil && mb.Right > mb.Left && mb.Top > mb.Bottom {
 		ox, oy = float64(mb.Left), float64(mb.Bottom)
 		p.Width, p.Height = float64(mb.Right-mb.Left), float64(mb.Top-mb.Bottom)
+		p.origin = [2]float64{ox, oy}
+	} else if mb, err := inst.FPDFPage_GetMediaBox(&requests.FPDFPage_GetMediaBox{Page: pageReq}); err == nil {
+		// An empty MediaBox: the outline still measures from its origin.
+		p.origin = [2]float64{float64(mb.Left), float64(mb.Bottom)}
+		if sz, err := inst.FPDF_GetPageSizeByIndexF(&requests.FPDF_GetPageSizeByIndexF{Document: d.ref, Index: n - 1}); err == nil {
+			p.Width, p.Height = float64(sz.Size.Width), float64(sz.Size.Height)
+		}
 	} else if sz, err := inst.FPDF_GetPageSizeByIndexF(&requests.FPDF_GetPageSizeByIndexF{Document: d.ref, Index: n - 1}); err == nil {
 		p.Width, p.Height = float64(sz.Size.Width), float64(sz.Size.Height)
 	}
@@ -704,9 +716,13 @@ func (e *Engine) Read(ctx context.Context, data []byte, progress func(done, tota
 	if err != nil {
 		return nil, Structure{}, err
 	}
-	st := first.Structure()
+	st := first.rawStructure()
 	pages, err := e.readPages(ctx, first, data, progress)
-	return pages, st, err
+	if err != nil {
+		return nil, Structure{}, err
+	}
+	fixOutline(st.Outline, pages)
+	return pages, st, nil
 }
 
 // readPages reads the pages of first's PDF (each, one page an item) and

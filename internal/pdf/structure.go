@@ -51,6 +51,35 @@ func (d *Document) Structure() Structure {
 	return Structure{Outline: d.Outline(), Labels: d.PageLabels()}
 }
 
+// rawStructure is Structure with the outline's positions not yet moved to
+// their page's origin (see fixOutline): it loads no page, where Outline
+// loads every page a bookmark points to (to read its CropBox), which
+// Read then loads again for its text.
+func (d *Document) rawStructure() Structure {
+	d.mu.Lock()
+	outline := d.outline(func(int) [2]float64 { return [2]float64{} })
+	d.mu.Unlock()
+	return Structure{Outline: outline, Labels: d.PageLabels()}
+}
+
+// fixOutline moves the positions of a rawStructure's outline to the
+// origins its pages were read with (Page.origin), as Outline has them.
+func fixOutline(outline []OutlineEntry, pages []*Page) {
+	for i := range outline {
+		e := &outline[i]
+		if e.Page < 1 || e.Page > len(pages) {
+			continue
+		}
+		o := pages[e.Page-1].origin
+		if e.HasX {
+			e.X -= o[0]
+		}
+		if e.HasY {
+			e.Y -= o[1]
+		}
+	}
+}
+
 // PageLabels returns the printed label of every page (index 0 for page 1)
 // as pdfium computes it from /PageLabels (style, prefix and start number),
 // or nil when the document declares no page labels.
@@ -79,8 +108,34 @@ func (d *Document) PageLabels() []string {
 func (d *Document) Outline() []OutlineEntry {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	origins := map[int][2]float64{} // page index → CropBox origin
+	return d.outline(func(i int) [2]float64 {
+		o, ok := origins[i]
+		if !ok {
+			o = d.origin(i)
+			origins[i] = o
+		}
+		return o
+	})
+}
+
+// origin returns the origin of page index i's coordinates (origin of its
+// CropBox, else of its MediaBox); it loads the page. d.mu is held.
+func (d *Document) origin(i int) [2]float64 {
+	var o [2]float64
+	pageReq := requests.Page{ByIndex: &requests.PageByIndex{Document: d.ref, Index: i}}
+	if cb, err := d.inst.FPDFPage_GetCropBox(&requests.FPDFPage_GetCropBox{Page: pageReq}); err == nil && cb.Right > cb.Left && cb.Top > cb.Bottom {
+		o = [2]float64{float64(cb.Left), float64(cb.Bottom)}
+	} else if mb, err := d.inst.FPDFPage_GetMediaBox(&requests.FPDFPage_GetMediaBox{Page: pageReq}); err == nil {
+		o = [2]float64{float64(mb.Left), float64(mb.Bottom)}
+	}
+	return o
+}
+
+// outline is Outline with origin(i) the origin of page index i's
+// coordinates. d.mu is held.
+func (d *Document) outline(origin func(i int) [2]float64) []OutlineEntry {
 	var out []OutlineEntry
-	origin := map[int][2]float64{} // page index → CropBox origin
 	var walk func(parent *references.FPDF_BOOKMARK, level int)
 	walk = func(parent *references.FPDF_BOOKMARK, level int) {
 		if level >= maxOutlineDepth {
@@ -116,7 +171,7 @@ func (d *Document) Outline() []OutlineEntry {
 
 // destination fills e.Page and the position from the bookmark's /Dest or
 // its GoTo action.
-func (d *Document) destination(bm references.FPDF_BOOKMARK, e *OutlineEntry, origin map[int][2]float64) {
+func (d *Document) destination(bm references.FPDF_BOOKMARK, e *OutlineEntry, origin func(i int) [2]float64) {
 	var dest *references.FPDF_DEST
 	if r, err := d.inst.FPDFBookmark_GetDest(&requests.FPDFBookmark_GetDest{Document: d.ref, Bookmark: bm}); err == nil && r.Dest != nil {
 		dest = r.Dest
@@ -133,16 +188,7 @@ func (d *Document) destination(bm references.FPDF_BOOKMARK, e *OutlineEntry, ori
 		return
 	}
 	e.Page = pi.Index + 1
-	o, ok := origin[pi.Index]
-	if !ok {
-		pageReq := requests.Page{ByIndex: &requests.PageByIndex{Document: d.ref, Index: pi.Index}}
-		if cb, err := d.inst.FPDFPage_GetCropBox(&requests.FPDFPage_GetCropBox{Page: pageReq}); err == nil && cb.Right > cb.Left && cb.Top > cb.Bottom {
-			o = [2]float64{float64(cb.Left), float64(cb.Bottom)}
-		} else if mb, err := d.inst.FPDFPage_GetMediaBox(&requests.FPDFPage_GetMediaBox{Page: pageReq}); err == nil {
-			o = [2]float64{float64(mb.Left), float64(mb.Bottom)}
-		}
-		origin[pi.Index] = o
-	}
+	o := origin(pi.Index)
 	if loc, err := d.inst.FPDFDest_GetLocationInPage(&requests.FPDFDest_GetLocationInPage{Dest: *dest}); err == nil {
 		if loc.X != nil {
 			e.X, e.HasX = float64(*loc.X)-o[0], true

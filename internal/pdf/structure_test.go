@@ -1,6 +1,9 @@
 package pdf
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/corpustest"
@@ -64,4 +67,42 @@ func abs(f float64) float64 {
 		return -f
 	}
 	return f
+}
+
+// TestReadStructure: Read's structure, whose outline positions are moved
+// to their page's origin only after the pages are read (no page loaded
+// twice), equals Structure's, which loads each page a bookmark points to,
+// on every corpus PDF; and some of them have an outline with positions.
+func TestReadStructure(t *testing.T) {
+	corpustest.Slow(t, "reads every corpus PDF")
+	e := testEngine(t)
+	files, _ := filepath.Glob(filepath.Join(corpustest.Dir(t, "pdf"), "*.pdf"))
+	positions := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := e.Read(t.Context(), data, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", filepath.Base(f), err)
+		}
+		doc, err := e.OpenBytes(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := doc.Structure()
+		doc.Close()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: Read's structure differs from Structure's:\n got %+v\nwant %+v", filepath.Base(f), got, want)
+		}
+		for _, o := range want.Outline {
+			if o.HasY {
+				positions++
+			}
+		}
+	}
+	if positions == 0 {
+		t.Error("no outline entry with a position: the test compares nothing")
+	}
 }
