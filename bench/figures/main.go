@@ -25,6 +25,9 @@
 //     same text (quote.Key; docling's names for glyphs without a
 //     character, "SM590000", are left out).
 //
+// It also runs olmOCR-bench's table tests (olmocr_bench_tests.jsonl in
+// the same folder; olmocr.go): a cell's text and its neighbours.
+//
 // On every PDF of the corpus it also counts: chunks whose text is an
 // equation number alone ("(3)"), equation chunks, those with a label and
 // those in pieces (sharing their band with another equation chunk of the
@@ -149,6 +152,7 @@ type result struct {
 	docling                              bool
 	pictures, captions, kinds            ratio
 	tables                               ratio
+	olmocr                               ratio // olmOCR-bench's table tests (olmocr.go)
 	cellShare                            []float64
 	figures, tableChunks                 int
 	eqNumbers, equations, eqLb, eqPieces int
@@ -269,6 +273,17 @@ func measure(e *pdf.Engine, path, gtDir string, o options) (*result, error) {
 		r.labelled.add(ok)
 		if !ok {
 			r.miss("caption without float: p%d %s %q", c.Page, c.ID, head(c.Text, 60))
+		}
+	}
+	tests, err := olmocrTables(gtDir, name)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tests {
+		ok := t.passes(chunks)
+		r.olmocr.add(ok)
+		if !ok {
+			r.miss("olmOCR table test %s: cell %q not as given", t.ID, t.Cell)
 		}
 	}
 	gt := filepath.Join(gtDir, "docling_"+strings.TrimSuffix(name, ".pdf")+".json")
@@ -533,6 +548,18 @@ func report(w io.Writer, rs []*result, o options) bool {
 		tabs = ratio{tabs.hit + r.tables.hit, tabs.total + r.tables.total}
 	}
 	fmt.Fprintf(w, "| **all** | %v | %v | %v | %v | |\n\n", pics, caps, kinds, tabs)
+	fmt.Fprintln(w, "## Against olmOCR-bench's table tests")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| file | table tests passed |")
+	fmt.Fprintln(w, "| --- | --- |")
+	var olm ratio
+	for _, r := range rs {
+		if r.olmocr.total > 0 {
+			fmt.Fprintf(w, "| %s | %v |\n", r.name, r.olmocr)
+			olm = ratio{olm.hit + r.olmocr.hit, olm.total + r.olmocr.total}
+		}
+	}
+	fmt.Fprintf(w, "| **all** | %v |\n\n", olm)
 	fmt.Fprintln(w, "## Whole corpus")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| file | figure chunks | table chunks | equation chunks (with label; in pieces) | equation number alone | Figure/Table captions linked to a float | paragraphs/headings inside a figure |")
