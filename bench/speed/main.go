@@ -179,13 +179,15 @@ func run(corpusFlag string, n int, verbose bool, cpuProfile, memProfile string) 
 		cold, warm = append(cold, c), append(warm, w)
 		loads = append(loads, fmt.Sprintf("round %d: %s → %s", r+1, load, loadavg()))
 	}
-	fmt.Fprintln(os.Stderr, "figure crops, in this process")
-	figs, err := b.figures(n)
+	fmt.Fprintln(os.Stderr, "one process per paper (peak RSS)")
+	per, err := b.perPaper()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(os.Stderr, "one process per paper (peak RSS)")
-	per, err := b.perPaper()
+	// Last: it grows this process, whose peak RSS a child started with
+	// vfork inherits in its ru_maxrss.
+	fmt.Fprintln(os.Stderr, "figure crops, in this process")
+	figs, err := b.figures(n)
 	if err != nil {
 		return err
 	}
