@@ -287,13 +287,14 @@ func candidates(p *Page, b *Block, st Stats) []candidate {
 		}
 		consider(f, f.Box)
 	}
-	if b.Kind == Caption {
-		for _, c := range p.Blocks {
-			if c.Kind != Code && c.Kind != Equation || c.Float != nil {
-				continue
-			}
-			consider(&Float{Kind: Code, Box: c.Box, Text: c}, c.Box)
+	// A listing's caption names the code block (or the display) next to
+	// it; a figure's or table's may too (a program shown as "Figure 3"),
+	// when no float of its kind is closer.
+	for _, c := range p.Blocks {
+		if c.Float != nil || c.Kind != Code && (c.Kind != Equation || b.Kind != Caption) {
+			continue
 		}
+		consider(&Float{Kind: Code, Box: c.Box, Text: c}, c.Box)
 	}
 	return out
 }

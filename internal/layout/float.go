@@ -437,9 +437,11 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 			for _, k := range group[:n] {
 				box = box.Union(h[k])
 			}
+			// Column rules run from rule to rule (a diagram's arrows
+			// between a float's two separator rules do not).
 			vert := 0
 			for _, r := range v {
-				if r.X0 >= box.X0-3 && r.X1 <= box.X1+3 && r.Y1 > box.Y0 && r.Y0 < box.Y1 {
+				if r.X0 >= box.X0-3 && r.X1 <= box.X1+3 && r.Y1 > box.Y0 && r.Y0 < box.Y1 && r.Height() >= 0.5*box.Height() {
 					vert++
 				}
 			}
