@@ -349,6 +349,9 @@ func Build(pages []*layout.Page) Result {
 				if c.Text == "" {
 					c.Text, c.Label = text, ""
 				}
+				if f != nil {
+					floatChunk[f] = len(res.Chunks) // a display a caption names
+				}
 				add(b, c)
 			case b.Kind == layout.Code && b.Label != "":
 				c := Chunk{Type: TypeCode, BBox: box(b.Box)}
@@ -412,11 +415,12 @@ func isFloatType(t string) bool {
 	return false
 }
 
-// captionOf names what a caption block captions: the kind of its float,
-// else the kind its label says.
+// captionOf names what a caption block captions: what its label says
+// for a figure's or a table's caption ("Figure 3" over a program is a
+// figure), else the kind of its float.
 func captionOf(b *layout.Block) string {
 	k := b.Kind
-	if b.Float != nil {
+	if b.Float != nil && k != layout.Figure && k != layout.Table {
 		k = b.Float.Kind
 	}
 	switch k {

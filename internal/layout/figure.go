@@ -288,19 +288,22 @@ func candidates(p *Page, b *Block, st Stats) []candidate {
 		consider(f, f.Box)
 	}
 	// A listing's caption names the code block (or the display) next to
-	// it; a figure's or table's may too (a program shown as "Figure 3"),
-	// when no float of its kind is closer.
+	// it; a figure's or table's may too (a program or a grammar shown as
+	// "Figure 3"), when no float of its kind is closer.
 	for _, c := range p.Blocks {
-		if c.Float != nil || c.Kind != Code && (c.Kind != Equation || b.Kind != Caption) {
+		if c.Float != nil || c.Kind != Code && c.Kind != Equation {
 			continue
+		}
+		if cb := rotateRect(c.Box, q); b.Kind != Caption && ((cb.X0+cb.X1)/2 < bb.X0 || (cb.X0+cb.X1)/2 > bb.X1) {
+			continue // under another column's figure caption
 		}
 		consider(&Float{Kind: Code, Box: c.Box, Text: c}, c.Box)
 	}
 	return out
 }
 
-// blockedBy reports whether running text (a paragraph or list item of two
-// lines or more, or a heading) lies between caption b and box, one above
+// blockedBy reports whether running text (a paragraph of two lines or
+// more, one of them prose, a list item or a heading) lies between caption b and box, one above
 // the other in frame q (boxes in page coordinates).
 func blockedBy(p *Page, b *Block, box pdf.Rect, q int) bool {
 	box, bb := rotateRect(box, q), rotateRect(b.Box, q)
@@ -317,11 +320,21 @@ func blockedBy(p *Page, b *Block, box pdf.Rect, q int) bool {
 		if o == b || o.Float != nil || o.Kind.Furniture() {
 			continue
 		}
-		if !(o.Kind == Paragraph && len(o.Lines) >= 2 || o.Kind == ListItem || o.Kind == Heading) {
+		if !(o.Kind == Paragraph && len(o.Lines) >= 2 && anyProse(o) || o.Kind == ListItem || o.Kind == Heading) {
 			continue
 		}
 		ob := rotateRect(o.Box, q)
 		if ob.Y0 >= bottom-1 && ob.Y1 <= top+1 && ob.X1 > x0 && ob.X0 < x1 {
+			return true
+		}
+	}
+	return false
+}
+
+// anyProse reports whether a line of b reads as running text (prose).
+func anyProse(b *Block) bool {
+	for _, l := range b.Lines {
+		if prose(l) {
 			return true
 		}
 	}
