@@ -129,8 +129,9 @@ type roles struct {
 // rolesOf marks running text — prose lines and the lines of their regions
 // next to them (a paragraph's short last line, a line with inline math) —
 // and captions: a line that starts with a caption label and the lines of
-// its region below it.
-func rolesOf(rs []*region) roles {
+// its region below it, up to a horizontal rule (a table's top rule under
+// its caption).
+func rolesOf(rs []*region, hRules []pdf.Rect) roles {
 	ro := roles{running: map[*Line]bool{}, caption: map[*Line]bool{}, para: map[*Line]bool{}, narrow: map[*Line]bool{}}
 	for _, r := range rs {
 		for _, l := range narrowMeasure(r.lines) {
@@ -140,7 +141,7 @@ func rolesOf(rs []*region) roles {
 			if prose(l) {
 				ro.running[l] = true
 			}
-			if captionStart.MatchString(l.Text) || i > 0 && ro.caption[r.lines[i-1]] {
+			if captionStart.MatchString(l.Text) || i > 0 && ro.caption[r.lines[i-1]] && !ruleBetween(r.lines[i-1], l, hRules) {
 				ro.caption[l] = true
 			}
 		}
@@ -174,6 +175,17 @@ func rolesOf(rs []*region) roles {
 	return ro
 }
 
+// ruleBetween reports whether a horizontal rule lies between line a and
+// line b below it, across both.
+func ruleBetween(a, b *Line, hRules []pdf.Rect) bool {
+	for _, r := range hRules {
+		if r.Y1 <= a.Box.Y0+1 && r.Y0 >= b.Box.Y1-1 && r.X0 <= math.Max(a.Box.X0, b.Box.X0) && r.X1 >= math.Min(a.Box.X1, b.Box.X1) {
+			return true
+		}
+	}
+	return false
+}
+
 // findFloats returns the float areas of a frame's body regions; gs are
 // the page's graphics in the frame's coordinates, extent the page.
 //
@@ -186,7 +198,7 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 	if len(lines) == 0 {
 		return nil, nil, nil
 	}
-	ro := rolesOf(rs)
+	ro := rolesOf(rs, horizontalRules(gs))
 	var marks, images []pdf.Rect
 	pageArea := extent.Width() * extent.Height()
 	for _, g := range gs {
@@ -506,15 +518,32 @@ func chart(box pdf.Rect, group []int, h []pdf.Rect, lines []*Line) bool {
 // a table: it holds no text, text that is not mostly running text or a
 // caption (a group's header row such as "Region A"), or rows of cells
 // (tabularText; cells may wrap running text).
+//
+// A band of one row that is no caption is a table's head row between its
+// top and middle rules, however many words it holds ("Source Long Short
+// Tiny Total" reads as prose): a paragraph of running text takes more
+// than one line.
 func emptyOrTabular(band pdf.Rect, lines []*Line, ro roles) bool {
-	n, running := 0, 0
+	n, running, captions := 0, 0, 0
+	var in pdf.Rect
+	size := 0.0
 	for _, l := range lines {
 		if inside(l, band) {
 			n++
+			in = in.Union(l.Box)
+			size = math.Max(size, l.Size)
 			if ro.running[l] || ro.caption[l] {
 				running++
 			}
+			if ro.caption[l] {
+				captions++
+			}
 		}
+	}
+	// One row: its lines (subscripts, a cell's marks set apart) within
+	// one and a half of their size.
+	if n > 0 && captions == 0 && in.Height() <= 1.5*size {
+		return true
 	}
 	return running*2 < n || n == 0 || tabularText(band, lines, ro) || cellLines(band, lines, ro)
 }
@@ -1102,7 +1131,7 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 	for _, r := range body {
 		lines = append(lines, r.lines...)
 	}
-	ro := rolesOf(body)
+	ro := rolesOf(body, horizontalRules(gs))
 	areas, hRules, vRules := findFloats(body, gs, extent, st)
 	found := make([]*Float, len(areas))
 	for i, a := range areas {
