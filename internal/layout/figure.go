@@ -2,8 +2,10 @@ package layout
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/crossmem/crossmem/internal/pdf"
 )
@@ -170,6 +172,21 @@ func linkFloats(pages []*Page, st Stats) {
 			}
 		}
 	}
+	// The size the document sets its captions in: the median of the
+	// linked ones'.
+	var sizes []float64
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			if isCaption(b.Kind) && b.Float != nil {
+				sizes = append(sizes, b.Size())
+			}
+		}
+	}
+	captionSize := 0.0
+	if len(sizes) > 0 {
+		sort.Float64s(sizes)
+		captionSize = sizes[len(sizes)/2]
+	}
 	// Captions of full-page floats: the unlinked float of the adjacent
 	// page.
 	for _, c := range pending {
@@ -191,6 +208,14 @@ func linkFloats(pages []*Page, st Stats) {
 		if c.b.Float == nil && c.b.Kind == Caption && !strings.HasPrefix(strings.ToLower(c.b.Label), "listing") && !strings.HasPrefix(strings.ToLower(c.b.Label), "algorithm") {
 			c.b.Kind, c.b.Label = Paragraph, ""
 		}
+		// A block set in another size than the document's captions that
+		// goes on with the sentence the text before it breaks off ("…
+		// are given in" | "Table 4. On average, …", the first line of a
+		// column) is running text whose line happens to open with a
+		// reference: a caption never continues a sentence.
+		if c.b.Float == nil && (c.b.Kind == Figure || c.b.Kind == Table) && captionSize > 0 && math.Abs(c.b.Size()-captionSize) > 0.05*captionSize && breaksOff(pages, c) {
+			c.b.Kind, c.b.Label = Paragraph, ""
+		}
 	}
 	for _, p := range pages {
 		equationLabels(p)
@@ -200,6 +225,36 @@ func linkFloats(pages []*Page, st Stats) {
 			}
 		}
 	}
+}
+
+// breaksOff reports whether the running text before caption c (in
+// reading order, on its page or at the end of the page before) ends in
+// the middle of a sentence: with a lower-case letter, a comma or a
+// hyphen.
+func breaksOff(pages []*Page, c *captionAt) bool {
+	for pi := c.page; pi >= 0 && pi >= c.page-1; pi-- {
+		bs := pages[pi].Blocks
+		i := len(bs) - 1
+		if pi == c.page {
+			i = slices.Index(bs, c.b) - 1
+		}
+		for ; i >= 0; i-- {
+			o := bs[i]
+			if o.Kind.Furniture() || o.Float != nil || isCaption(o.Kind) || o.Rotated || o.Kind == FigureText || o.Kind == TableText {
+				continue
+			}
+			if o.Kind != Paragraph && o.Kind != ListItem || len(o.Lines) == 0 {
+				return false
+			}
+			t := []rune(strings.TrimSpace(o.Lines[len(o.Lines)-1].Text))
+			if len(t) == 0 {
+				return false
+			}
+			r := t[len(t)-1]
+			return unicode.IsLower(r) || r == ',' || r == '-'
+		}
+	}
+	return false
 }
 
 type captionAt struct {
