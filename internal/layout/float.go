@@ -1045,8 +1045,14 @@ func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) pd
 				continue
 			}
 			// A line wider than the figure that sticks out on both sides
-			// is not one of its labels.
+			// is not one of its labels, nor is a line above or below it
+			// whose middle is beside it (a run-in heading at the margin
+			// over a figure set in from it): a title or a tick label is
+			// over or under the figure.
 			if l.Box.X0 < box.X0-2*s && l.Box.X1 > box.X1+2*s {
+				continue
+			}
+			if mid := (l.Box.X0 + l.Box.X1) / 2; (l.Box.Y0 >= box.Y1 || l.Box.Y1 <= box.Y0) && (mid < box.X0 || mid > box.X1) {
 				continue
 			}
 			taken2 := false
