@@ -838,9 +838,10 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 	}
 	// Areas found twice (a figure grown over a neighbouring cluster) are
 	// merged, and so are the panels of one figure: areas less than two
-	// body lines apart with no running text, caption or display type (a
-	// chapter's title between its picture and its number's box) between
-	// them.
+	// body lines apart with no paragraph of running text, caption or
+	// display type (a chapter's title between its picture and its
+	// number's box) between them (a line of column heads over a panel
+	// may read as prose).
 	out = mergeRects(out)
 	for changed := true; changed; {
 		changed = false
@@ -861,7 +862,7 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 				u := a.Union(b)
 				clear := true
 				for _, l := range lines {
-					if (ro.running[l] || ro.caption[l]) && inside(l, u) {
+					if (ro.para[l] || ro.caption[l]) && inside(l, u) {
 						clear = false
 						break
 					}
