@@ -1037,7 +1037,7 @@ func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) pd
 		for _, l := range lines {
 			// Display type (a chapter's title beside its number's box) is
 			// never a float's text (separateFloats).
-			if inside(l, box) || ro.running[l] || ro.caption[l] || l.Size >= 1.6*st.BodySize {
+			if inside(l, box) || ro.running[l] || ro.caption[l] || l.Size >= 1.6*st.BodySize && !wordmark(l, box) {
 				continue
 			}
 			s := math.Max(l.Size, 4)
@@ -1071,6 +1071,52 @@ func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) pd
 		}
 	}
 	return box
+}
+
+// wordmark reports whether display-type line l is a logo's word mark:
+// one or two words set right against the logo's graphics (within half
+// its size above or below them), mostly within their width. A chapter's
+// title is longer, or set apart from its picture.
+func wordmark(l *Line, box pdf.Rect) bool {
+	if !wordmarkText(l) {
+		return false
+	}
+	gap := math.Max(box.Y0-l.Box.Y1, l.Box.Y0-box.Y1)
+	ov := math.Min(l.Box.X1, box.X1) - math.Max(l.Box.X0, box.X0)
+	return gap >= 0 && gap <= 0.5*l.Size && ov >= 0.5*l.Box.Width()
+}
+
+// wordmarkText reports whether line l reads as a word mark: one or two
+// words, mostly letters ("Redpaper™", not a margin's "JCAP10(2008)003").
+func wordmarkText(l *Line) bool {
+	if len(strings.Fields(l.Text)) > 2 {
+		return false
+	}
+	letters, n := 0, 0
+	for _, r := range l.Text {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		n++
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return n > 0 && letters*10 >= n*8
+}
+
+// overGraphic reports whether most of line l lies on one graphic of gs
+// that is not the page's background (a banner behind a title).
+func overGraphic(l *Line, gs []pdf.Graphic, extent pdf.Rect) bool {
+	for _, g := range gs {
+		if g.Box.Width()*g.Box.Height() > 0.6*extent.Width()*extent.Height() {
+			continue
+		}
+		if x := l.Box.Intersect(g.Box); x.Width()*x.Height() >= 0.5*l.Box.Width()*l.Box.Height() {
+			return true
+		}
+	}
+	return false
 }
 
 // growTable extends a table by the lines right above or below it (a
@@ -1157,8 +1203,9 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 	for _, l := range lines {
 		placed := false
 		// Display type (a title, a chapter head: 1.6 times the body size
-		// or more) is never a float's text, even on a banner.
-		if !ro.caption[l] && l.Size < 1.6*st.BodySize {
+		// or more) is never a float's text, even on a banner; a word mark
+		// beside a logo (display type on no graphic) is.
+		if !ro.caption[l] && (l.Size < 1.6*st.BodySize || wordmarkText(l) && !overGraphic(l, gs, extent)) {
 			for i, a := range areas {
 				if inside(l, a.box) {
 					if floats[i] == nil {
