@@ -94,9 +94,26 @@ func iou(a, b pdf.Rect) float64 {
 //   - the cells of every table are read (tableCells).
 func linkFloats(pages []*Page, st Stats) {
 	for _, p := range pages {
-		// Text blocks: the blocks pointing at a float.
+		// Text blocks: the blocks pointing at a float. A block of another
+		// orientation may point at its frame's copy of a float the page
+		// kept from the main frame (addFloats): it points at the kept one.
 		for _, f := range p.Floats {
 			f.Text = nil
+		}
+		for _, b := range p.Blocks {
+			if b.Float == nil || slices.Contains(p.Floats, b.Float) || isCaption(b.Kind) {
+				continue
+			}
+			var same *Float
+			for _, f := range p.Floats {
+				if f.Kind == b.Float.Kind && iou(f.Box, b.Float.Box) > 0.5 {
+					same = f
+					break
+				}
+			}
+			if same != nil {
+				b.Float = same
+			}
 		}
 		for _, b := range p.Blocks {
 			if b.Float != nil && (b.Kind == TableText || b.Kind == FigureText) {
