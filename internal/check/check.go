@@ -402,7 +402,8 @@ func (c *Checker) check(ctx context.Context, r Request) (*QuoteResult, error) {
 		switch {
 		case len(keys) == 0 && r.AuthorYear != nil && len(r.AuthorYear.Names) > 0:
 			ay := *r.AuthorYear
-			if !c.yearOf(ctx, src.CiteKey, ay.Year) {
+			authors, year, ok := c.Index.PaperAuthors(ctx, src.CiteKey)
+			if !ok || fmt.Sprint(year) != ay.Year {
 				res.Status, res.Source = Misattributed, src
 				res.Notes = append(res.Notes, fmt.Sprintf("the quotation is attributed to a work of %s, but it is from %s", ay.Year, src.CiteKey))
 				break
@@ -410,7 +411,7 @@ func (c *Checker) check(ctx context.Context, r Request) (*QuoteResult, error) {
 			res.Status, res.Source = status, src
 			named := ""
 			for _, n := range ay.Names {
-				if c.authorYearOf(ctx, src.CiteKey, AuthorYear{Author: n, Year: ay.Year}) {
+				if firstAuthorIs(authors, n) {
 					named = n
 					break
 				}
@@ -521,20 +522,20 @@ func pageRef(page int, label string) string {
 	return fmt.Sprintf("p.%d", page)
 }
 
-// yearOf reports whether the paper with cite key k is of the year y.
-func (c *Checker) yearOf(ctx context.Context, k, y string) bool {
-	_, year, ok := c.Index.PaperAuthors(ctx, k)
-	return ok && fmt.Sprint(year) == y
-}
-
 // authorYearOf reports whether the paper with cite key k has a first
 // author whose name contains ay.Author as a word and the year ay.Year.
 func (c *Checker) authorYearOf(ctx context.Context, k string, ay AuthorYear) bool {
 	authors, year, ok := c.Index.PaperAuthors(ctx, k)
-	if !ok || len(authors) == 0 || fmt.Sprint(year) != ay.Year {
+	return ok && fmt.Sprint(year) == ay.Year && firstAuthorIs(authors, ay.Author)
+}
+
+// firstAuthorIs reports whether the first of authors has name as a word
+// of its name (compared by quote.Key).
+func firstAuthorIs(authors []string, name string) bool {
+	if len(authors) == 0 {
 		return false
 	}
-	want := quote.Key(ay.Author)
+	want := quote.Key(name)
 	for _, w := range strings.FieldsFunc(quote.Key(authors[0]), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
 		if w == want {
 			return true
