@@ -483,3 +483,38 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptionlessFigureStats: a figure chunk without text adds no terms,
+// and taking its note away takes none: the statistics after the note is
+// removed equal a fresh build's (its section's words were once taken
+// away though never added).
+func TestCaptionlessFigureStats(t *testing.T) {
+	ix, wiki := newIndex(t)
+	ctx := context.Background()
+	// Another note keeps the section's words in the index.
+	writeNote(t, wiki, tpaper{key: "keep2024", title: "Kept", year: 2024, chunks: []tchunk{
+		{id: "p1s1c1", page: 1, section: "Methods", text: "Other words entirely."},
+	}})
+	path := writeNote(t, wiki, tpaper{key: "fig2024", title: "Figures", year: 2024, chunks: []tchunk{
+		{id: "p1s1c1", page: 1, section: "Methods", text: "The methods of this paper."},
+		{id: "p1s1c2", page: 1, section: "Methods", typ: "figure", text: ""},
+	}})
+	if _, err := ix.Sync(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(path)
+	if res, err := ix.Sync(ctx, nil); err != nil || res.Removed != 1 {
+		t.Fatalf("removal: %+v %v", res, err)
+	}
+	fresh, err := Open(filepath.Join(t.TempDir(), FileName), wiki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if _, err := fresh.Sync(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := dumpStats(t, ix), dumpStats(t, fresh); a != b {
+		t.Errorf("statistics after removing a note with a figure without text differ from a fresh build:\n%s\nvs\n%s", a, b)
+	}
+}

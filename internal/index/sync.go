@@ -244,6 +244,17 @@ func (ix *Index) RemoveNote(ctx context.Context, name string) (err error) {
 	return ix.removeNote(ctx, id)
 }
 
+// indexTerms are the BM25 terms (ts) and unstemmed words (ws) a chunk
+// adds to the index, and that its removal takes away: chunkTerms of its
+// searchable text and section, and none for a chunk without text (a
+// figure without a caption says nothing, whatever its section).
+func indexTerms(text, ocr, section string) (ts, ws []string) {
+	if text == "" {
+		return nil, nil
+	}
+	return chunkTerms(searchText(text, ocr), section)
+}
+
 // chunkTerms are the BM25 terms of one chunk (its text and section) and
 // its distinct words as written, stop words left out: what the tables
 // terms and words count.
@@ -397,10 +408,7 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 		if m == nil {
 			m = &chunk.Media{StartMS: -1, EndMS: -1}
 		}
-		ts, ws := chunkTerms(searchText(c.Text, m.SlideOCR), c.Section)
-		if c.Text == "" {
-			ts, ws = nil, nil // a figure without a caption: nothing it says (below)
-		}
+		ts, ws := indexTerms(c.Text, m.SlideOCR, c.Section)
 		b.tokens += len(ts)
 		for _, t := range distinct(ts) {
 			b.df[t]++
@@ -492,7 +500,7 @@ func (b *batch) remove(ctx context.Context, id int64) error {
 			b.advTokens -= len(advisoryTerms(para, impl))
 		}
 		b.tokens -= nt
-		ts, ws := chunkTerms(searchText(text, ocr), section)
+		ts, ws := indexTerms(text, ocr, section)
 		for _, t := range distinct(ts) {
 			b.df[t]--
 		}
