@@ -147,7 +147,11 @@ func TestTalkFromWebPage(t *testing.T) {
 		t.Errorf("second capture wrote files: %d before, %d after", len(before), len(after))
 	}
 
-	l.must(t, "compile", key)
+	// --all compiles the talk in a batch (compile.RunAll), as it does
+	// papers; the other tests compile talks one key at a time.
+	if out := l.must(t, "compile", "--all"); !strings.Contains(out, key) {
+		t.Errorf("compile --all does not report %s:\n%s", key, out)
+	}
 	n := l.note(t, key)
 	if n.Front.Transcript == nil || n.Front.Transcript.Kind != "subtitles" || n.Front.SourceType != "url" || n.Front.VideoID != tk.VideoID {
 		t.Fatalf("frontmatter %+v", n.Front)

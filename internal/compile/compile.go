@@ -197,12 +197,23 @@ func write(ctx context.Context, lib *library.Library, x extracted, opts Options)
 		n.Front.UnquotablePages = append(n.Front.UnquotablePages, note.Unquotable{Page: u.Page, Reason: u.Reason, BBox: u.BBox})
 	}
 
-	res := &Result{Paper: paper, Note: n, Path: paper.NotePath, Unquotable: built.Unquotable, Damage: pdf.Damage(x.data)}
+	res := &Result{Note: n, Unquotable: built.Unquotable, Damage: pdf.Damage(x.data)}
+	return save(ctx, lib, paper, res, func() error { return writeFigures(lib, paper.CiteKey, x.figs) })
+}
+
+// save writes res.Note as paper's note, filling res.Paper and res.Path
+// and keeping the advisory answers the note on disk holds for unchanged
+// texts (reuseAnnotations). Holding the library lock, it runs before
+// (files the note links to, such as figure crops; nil for none), then
+// writes the note atomically. Errors: ctx's, the lock's, before's, and
+// formatting or writing the note.
+func save(ctx context.Context, lib *library.Library, paper *library.Paper, res *Result, before func() error) (*Result, error) {
+	n := res.Note
+	res.Paper, res.Path = paper, paper.NotePath
 	n.Front.Advisory = reuseAnnotations(paper.NotePath, n.Chunks, res)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-
 	out, err := note.Format(n)
 	if err != nil {
 		return nil, fmt.Errorf("format note: %w", err)
@@ -212,8 +223,10 @@ func write(ctx context.Context, lib *library.Library, x extracted, opts Options)
 		return nil, err
 	}
 	defer unlock()
-	if err := writeFigures(lib, paper.CiteKey, x.figs); err != nil {
-		return nil, err
+	if before != nil {
+		if err := before(); err != nil {
+			return nil, err
+		}
 	}
 	if err := library.WriteFileAtomic(paper.NotePath, out, 0o644); err != nil {
 		return nil, fmt.Errorf("write note: %w", err)

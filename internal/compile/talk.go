@@ -188,24 +188,7 @@ func compileTalk(ctx context.Context, lib *library.Library, paper *library.Paper
 	n.Front.Transcript = &note.Transcript{Kind: tr.Kind, Source: tr.Source, Model: tr.Model, File: tr.File, Language: tr.Language}
 	stamp(n, paper, &opts.Cite)
 	n.Front.Chunks = len(chunks)
-	res := &Result{Note: n, Path: paper.NotePath}
-	n.Front.Advisory = reuseAnnotations(paper.NotePath, n.Chunks, res)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	out, err := note.Format(n)
-	if err != nil {
-		return nil, fmt.Errorf("format note: %w", err)
-	}
-	unlock, err := lib.Lock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	if err := library.WriteFileAtomic(paper.NotePath, out, 0o644); err != nil {
-		return nil, fmt.Errorf("write note: %w", err)
-	}
-	return res, nil
+	return save(ctx, lib, paper, &Result{Note: n}, nil)
 }
 
 // keyframes returns the talk's keyframes (with OCR text when tesseract is
