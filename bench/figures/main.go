@@ -316,11 +316,10 @@ func measure(e *pdf.Engine, path, gtDir string, o options) (*result, error) {
 			r.miss("picture p%d %v: best figure IoU %.2f", pv.Page, round(box), best)
 		}
 	}
-	for i, t := range doc.Texts {
+	for _, t := range doc.Texts {
 		if t.Label != "caption" || len(t.Prov) == 0 {
 			continue
 		}
-		_ = i
 		key := quote.Key(t.Text)
 		var found *chunk.Chunk
 		for j, c := range chunks {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,9 +46,12 @@ func olmocrTables(gtDir, name string) ([]olmocrTable, error) {
 	var out []olmocrTable
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		var t olmocrTable
-		if json.Unmarshal(sc.Bytes(), &t) == nil && t.Type == "table" && t.File == name {
+		if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", f.Name(), n, err)
+		}
+		if t.Type == "table" && t.File == name {
 			out = append(out, t)
 		}
 	}

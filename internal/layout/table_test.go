@@ -81,9 +81,7 @@ func TestTurnedTable(t *testing.T) {
 // dl_redp5110_sampled.pdf, page 9) are the cells of its head row, and
 // keep a column whose cells are all empty.
 func TestTurnedHeads(t *testing.T) {
-	if testing.Short() {
-		t.Skip("lays out a corpus PDF")
-	}
+	corpustest.Slow(t, "lays out a corpus PDF")
 	tables := tablesOf(corpusDocument(t, "dl_redp5110_sampled.pdf"), 9)
 	if len(tables) != 1 {
 		t.Fatalf("%d tables on page 9, want 1", len(tables))
@@ -91,11 +89,11 @@ func TestTurnedHeads(t *testing.T) {
 	cells := tables[0].Cells
 	head := []string{"User action", "*JOBCTL", "QIBM_DB_SECADM", "QIBM_DB_SQLADM", "QIBM_DB_SYSMON", "No Authority"}
 	if len(cells) == 0 || !slices.Equal(cells[0], head) {
-		t.Fatalf("head row %q, want %q", cells[0], head)
+		t.Fatalf("rows %q, want a head row %q", cells, head)
 	}
 	// "SET CURRENT DEGREE": X under *JOBCTL and QIBM_DB_SQLADM.
 	if row := []string{"SET CURRENT DEGREE (SQL statement)", "X", "", "X", "", ""}; len(cells) < 2 || !slices.Equal(cells[1], row) {
-		t.Errorf("row 2 %q, want %q", cells[1], row)
+		t.Errorf("rows %q, want row 2 %q", cells, row)
 	}
 }
 
@@ -104,9 +102,7 @@ func TestTurnedHeads(t *testing.T) {
 // dp_ligatures_01.pdf, page 1), a single column of dates (gr_0807.3577.pdf,
 // page 1).
 func TestNotTables(t *testing.T) {
-	if testing.Short() {
-		t.Skip("lays out corpus PDFs")
-	}
+	corpustest.Slow(t, "lays out corpus PDFs")
 	for _, name := range []string{"pm_2302.07302v1.pdf", "dp_ligatures_01.pdf", "gr_0807.3577.pdf"} {
 		for _, f := range tablesOf(corpusDocument(t, name), 1) {
 			t.Errorf("%s page 1: a table %v with cells %q", name, f.Box, f.Cells)
@@ -118,9 +114,7 @@ func TestNotTables(t *testing.T) {
 // (pm_2203.00130v1.pdf, Table 1 on page 9: five barriers, each a row of
 // four cells) has one row per record, not one per line.
 func TestWrappedRows(t *testing.T) {
-	if testing.Short() {
-		t.Skip("lays out a corpus PDF")
-	}
+	corpustest.Slow(t, "lays out a corpus PDF")
 	tables := tablesOf(corpusDocument(t, "pm_2203.00130v1.pdf"), 9)
 	if len(tables) != 1 {
 		t.Fatalf("%d tables on page 9, want 1", len(tables))
