@@ -133,7 +133,7 @@ func writeFigures(lib *library.Library, key string, figs []Figure) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	old, _ := filepath.Glob(filepath.Join(dir, globEscape(key)+"_fig*.png"))
+	old, _ := filepath.Glob(filepath.Join(dir, library.GlobEscape(key)+"_fig*.png"))
 	for _, p := range old {
 		base := filepath.Base(p)
 		if keep[base] || !figureFile.MatchString(base) || base[:len(base)-len(figureFile.FindString(base))] != key {
@@ -144,9 +144,4 @@ func writeFigures(lib *library.Library, key string, figs []Figure) error {
 		}
 	}
 	return nil
-}
-
-// globEscape escapes the characters filepath.Glob treats specially.
-func globEscape(s string) string {
-	return regexp.MustCompile(`[\[\]*?\\]`).ReplaceAllString(s, `\$0`)
 }

@@ -293,7 +293,7 @@ func (l *Library) Find(key string) (*Paper, error) {
 	}
 	var matches []string
 	if ValidKey(key) == nil {
-		matches, _ = filepath.Glob(filepath.Join(l.RawDir(), "*_"+globEscape(key)+".meta.json"))
+		matches, _ = filepath.Glob(filepath.Join(l.RawDir(), "*_"+GlobEscape(key)+".meta.json"))
 	}
 	for _, m := range matches {
 		sm := stampName.FindStringSubmatch(filepath.Base(m))
@@ -322,7 +322,7 @@ func (l *Library) Find(key string) (*Paper, error) {
 // superseded reports whether p's sidecar was left behind by an interrupted
 // rekey (another sidecar of the same stamp lists p's key as an alias).
 func (l *Library) superseded(p *Paper) bool {
-	matches, _ := filepath.Glob(filepath.Join(l.RawDir(), globEscape(p.Stamp)+"_*.meta.json"))
+	matches, _ := filepath.Glob(filepath.Join(l.RawDir(), GlobEscape(p.Stamp)+"_*.meta.json"))
 	for _, m := range matches {
 		if m == p.SidecarPath {
 			continue
@@ -342,8 +342,10 @@ func (l *Library) superseded(p *Paper) bool {
 	return false
 }
 
-func globEscape(s string) string {
-	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`)
+// GlobEscape escapes in s the characters filepath.Glob treats specially
+// (* ? [ ] \\), so that a cite key or stamp is matched as written.
+func GlobEscape(s string) string {
+	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `]`, `\]`, `\`, `\\`)
 	return r.Replace(s)
 }
 
