@@ -343,7 +343,7 @@ func (l *Library) superseded(p *Paper) bool {
 }
 
 // GlobEscape escapes in s the characters filepath.Glob treats specially
-// (* ? [ ] \\), so that a cite key or stamp is matched as written.
+// (* ? [ ] and the backslash), so that a cite key or stamp is matched as written.
 func GlobEscape(s string) string {
 	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `]`, `\]`, `\`, `\\`)
 	return r.Replace(s)
