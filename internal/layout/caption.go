@@ -38,7 +38,7 @@ func captionKind(text string) (Kind, string) {
 	label := m[1]
 	// A row of numbers whose first cell is a word ("Figure 0.0 0.0 88.9",
 	// a table's row about figures) is no caption.
-	if rest := strings.Fields(text[len(m[1]):]); len(rest) >= 2 && numberToken.MatchString(rest[0]) && numberToken.MatchString(rest[1]) {
+	if rest := strings.Fields(text[len(m[1]):]); len(rest) >= 2 && isNumberToken(rest[0]) && isNumberToken(rest[1]) {
 		return "", ""
 	}
 	switch strings.ToLower(strings.TrimSuffix(m[2], ".")) {

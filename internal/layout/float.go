@@ -796,7 +796,7 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 		if debugFloats != nil {
 			debugFloats("cluster %v marks=%v", c.box, c.marks)
 		}
-		if !c.marks || !figureSized(c, keep, images, lines) {
+		if !c.marks || !figureSized(c, images, lines) {
 			continue
 		}
 		box := c.box
@@ -949,7 +949,7 @@ type cluster struct {
 // graphics with no text inside, 20 points each way and 1,500 square
 // points, or ten or more, 10 points each way and 300 square points (a
 // logo drawn as paths).
-func figureSized(c cluster, rs []pdf.Rect, images []pdf.Rect, lines []*Line) bool {
+func figureSized(c cluster, images []pdf.Rect, lines []*Line) bool {
 	w, h := c.box.Width(), c.box.Height()
 	if w >= 36 && h >= 36 {
 		return true

@@ -517,7 +517,7 @@ func dataCell(c []piece) bool {
 	for _, p := range c {
 		for _, t := range strings.Fields(p.text) {
 			tokens++
-			if numberToken.MatchString(t) {
+			if isNumberToken(t) {
 				numbers++
 			}
 		}

@@ -735,7 +735,7 @@ func (e *Engine) readPages(ctx context.Context, first *Document, data []byte, pr
 		p, err := d.Page(i + 1)
 		pages[i] = p
 		return err
-	}, func(int) {
+	}, func() {
 		done++
 		if progress != nil {
 			progress(done, n)
@@ -782,20 +782,16 @@ func (e *Engine) Each(ctx context.Context, data []byte, n int, f func(d *Documen
 // item until none is left, then closes its document (releasing the
 // instance). done, if set, is called on the caller's goroutine after each
 // item that succeeded. It returns f's first error, or ctx's.
-func (e *Engine) each(ctx context.Context, first *Document, data []byte, n int, f func(d *Document, i int) error, done func(i int)) error {
-	type result struct {
-		i   int
-		err error
-	}
+func (e *Engine) each(ctx context.Context, first *Document, data []byte, n int, f func(d *Document, i int) error, done func()) error {
 	jobs := make(chan int)
-	results := make(chan result)
+	results := make(chan error)
 	running := 0
 	var wg sync.WaitGroup
 	work := func(d *Document) {
 		defer wg.Done()
 		defer d.Close()
 		for i := range jobs {
-			results <- result{i, f(d, i)}
+			results <- f(d, i)
 		}
 	}
 	// more starts a worker on another idle instance while items remain.
@@ -832,16 +828,16 @@ func (e *Engine) each(ctx context.Context, first *Document, data []byte, n int, 
 		select {
 		case send <- next:
 			next++
-		case r := <-results:
+		case err := <-results:
 			finished++
-			if r.err != nil {
+			if err != nil {
 				if firstErr == nil {
-					firstErr = r.err
+					firstErr = err
 				}
 				continue
 			}
 			if done != nil {
-				done(r.i)
+				done()
 			}
 			more(next)
 		}

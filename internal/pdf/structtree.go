@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
@@ -198,10 +199,8 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8RuneStart(s[n]) {
+	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
 	return s[:n]
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
