@@ -190,20 +190,8 @@ func (t *talkRun) addSubtitles(ctx context.Context) (*Result, error) {
 		return nil, fmt.Errorf("%s: invalid video id %q in its sidecar", p.CiteKey, p.Talk.VideoID)
 	}
 	name := t.videoID + ".subs" + subsExt(t.subs)
-	tmp, err := os.CreateTemp(dir, ".subs-*")
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(t.subs); err != nil {
-		tmp.Close()
-		return nil, err
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
-		return nil, err
+	if err := library.WriteFileAtomic(filepath.Join(dir, name), t.subs, 0o644); err != nil {
+		return nil, fmt.Errorf("write the subtitles of %s: %w", p.CiteKey, err)
 	}
 	old := *p.Talk
 	p.Talk.Subtitles, p.Talk.SubtitlesFrom, p.Talk.SubtitleLang = name, "file", ""

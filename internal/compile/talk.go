@@ -61,7 +61,7 @@ func compileTalk(ctx context.Context, lib *library.Library, paper *library.Paper
 		return nil, err
 	}
 	if _, err := os.Stat(audio); err != nil {
-		return nil, hint.Wrap(fmt.Errorf("the recording of %s is missing: %w", paper.CiteKey, err), hint.Action{Kind: hint.RestoreRawPDF, Path: audio})
+		return nil, hint.Wrap(fmt.Errorf("the recording of %s is missing: %w", paper.CiteKey, err), hint.Action{Kind: hint.RestoreRecording, Path: audio})
 	}
 	tools, _, err := media.Find(o.Tools, media.Need{Video: true})
 	if err != nil {

@@ -149,6 +149,9 @@ const (
 	// model; add a subtitle file (capture again with --subs) and compile,
 	// or install whisper.cpp and its model.
 	GiveSubtitles
+	// RestoreRecording (Path): a talk's stored recording is missing;
+	// restore the file at Path from a backup, or capture the talk again.
+	RestoreRecording
 	// NumKinds is the number of kinds, None included (the kinds are 0 to
 	// NumKinds-1); add new kinds above it.
 	NumKinds

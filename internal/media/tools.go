@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/crossmem/crossmem/internal/hint"
@@ -112,20 +113,11 @@ func (e *MissingError) Hint() hint.Action {
 func (e *MissingError) Install() []string {
 	var out []string
 	for _, s := range e.Status {
-		if s.Required && s.Missing() && s.Debian != "" && !contains(out, s.Debian) {
+		if s.Required && s.Missing() && s.Debian != "" && !slices.Contains(out, s.Debian) {
 			out = append(out, s.Debian)
 		}
 	}
 	return out
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Need says which tools a capture requires.

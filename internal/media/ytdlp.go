@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -181,8 +182,8 @@ func chooseSubtitles(files []string, name string, in *Info) (file, lang string, 
 	var cs []cand
 	for _, f := range files {
 		l := strings.TrimSuffix(strings.TrimPrefix(f, name+"."), ".vtt")
-		human := containsString(in.Subtitles, l)
-		if !human && !containsString(in.AutomaticCaptions, l) && len(in.Subtitles) > 0 {
+		human := slices.Contains(in.Subtitles, l)
+		if !human && !slices.Contains(in.AutomaticCaptions, l) && len(in.Subtitles) > 0 {
 			human = true // yt-dlp named it; the info lists it under another key
 		}
 		cs = append(cs, cand{f, l, human})
@@ -197,15 +198,6 @@ func chooseSubtitles(files []string, name string, in *Info) (file, lang string, 
 		return "", "", false
 	}
 	return cs[0].file, cs[0].lang, !cs[0].human
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // httpErrorRe matches yt-dlp's report of an HTTP status, which is an

@@ -56,6 +56,8 @@ func Hint(a hint.Action) string {
 		return "crossmem compile " + key + " re-extracts the note; then re-check drafts that quote it with crossmem check"
 	case hint.RestorePDF:
 		return "restore the original PDF (crossmem never modifies it), or capture the changed file as a new paper"
+	case hint.RestoreRecording:
+		return "restore " + a.Path + " from a backup, or capture the talk again"
 	case hint.RestoreRawPDF:
 		return "restore raw/" + filepath.Base(a.Path) + " from a backup, or capture the paper again"
 	case hint.AttachPDF:

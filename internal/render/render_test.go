@@ -172,6 +172,9 @@ func TestHintWordsEveryKind(t *testing.T) {
 			t.Errorf("kind %d: %q (want words, lowercase first, no final period)", k, h)
 		}
 	}
+	if got := Hint(hint.Action{Kind: hint.RestoreRecording, Path: "/h/raw/youtube/x/x.m4a"}); got != "restore /h/raw/youtube/x/x.m4a from a backup, or capture the talk again" {
+		t.Errorf("RestoreRecording = %q", got)
+	}
 	if got := Hint(hint.Action{Kind: hint.AttachPDF, Key: "k2020"}); got != "attach the PDF with: crossmem capture <paper.pdf> --cite-key k2020" {
 		t.Errorf("AttachPDF = %q", got)
 	}
