@@ -182,7 +182,8 @@ func compileTalk(ctx context.Context, lib *library.Library, paper *library.Paper
 	}
 	chunks := talk.Chunks(segs, kfs, tr, link)
 	if len(chunks) == 0 {
-		return nil, fmt.Errorf("%w for %s: the transcript has no text", ErrNoTranscript, paper.CiteKey)
+		return nil, hint.Wrap(fmt.Errorf("%w for %s: the transcript has no text", ErrNoTranscript, paper.CiteKey),
+			hint.Action{Kind: hint.GiveSubtitles, Key: paper.CiteKey})
 	}
 	n := &note.Note{Chunks: chunks}
 	n.Front.Transcript = &note.Transcript{Kind: tr.Kind, Source: tr.Source, Model: tr.Model, File: tr.File, Language: tr.Language}
