@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/crossmem/crossmem/internal/search"
 	"io"
 	"os"
 	"path/filepath"
@@ -314,7 +315,7 @@ func (t *talkRun) fetch(ctx context.Context) error {
 	if t.talk.UploadDate != "" {
 		t.o.Log("upload date: %s", t.talk.UploadDate)
 	}
-	t.o.Log("duration: %s, %d chapters", clockMS(t.talk.DurationMS), len(t.talk.Chapters))
+	t.o.Log("duration: %s, %d chapters", search.Clock(t.talk.DurationMS), len(t.talk.Chapters))
 	switch {
 	case t.talk.Subtitles == "":
 		t.o.Log("subtitles: none")
@@ -472,7 +473,7 @@ func (t *talkRun) store(ctx context.Context) (*Result, error) {
 		t.rec.Accessed = &metadata.Date{Year: now.Year(), Month: int(now.Month()), Day: now.Day()}
 	}
 	if t.talk.DurationMS > 0 {
-		t.rec.Dimensions = clockMS(t.talk.DurationMS)
+		t.rec.Dimensions = search.Clock(t.talk.DurationMS)
 	}
 	t.rec.Normalize()
 	unlock, err := t.lib.Lock(ctx)
@@ -644,12 +645,4 @@ func parseISO(s string) metadata.Date {
 		d.Day = 0
 	}
 	return d
-}
-
-func clockMS(ms int64) string {
-	s := ms / 1000
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/crossmem/crossmem/internal/search"
 	"slices"
 
 	"github.com/schollz/progressbar/v3"
@@ -170,7 +171,7 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 	}
 	info := llmJSON{Reused: res.Reused, Annotated: res.Reused}
 	if paper.IsTalk() {
-		say("%d chunks from %s of recording", len(res.Note.Chunks), clock(res.Note.Front.DurationSec))
+		say("%d chunks from %s of recording", len(res.Note.Chunks), search.Clock(res.Note.Front.DurationSec*1000))
 	} else {
 		say("%d chunks extracted from %d pages", len(res.Note.Chunks), res.Note.Front.Pages)
 	}
@@ -293,7 +294,7 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 		it := render.BatchItem{Input: p.CiteKey, CiteKey: p.CiteKey, Status: render.StatusCompiled,
 			Detail: render.Count(len(res.Note.Chunks), "chunk") + " from " + render.Count(res.Note.Front.Pages, "page")}
 		if p.IsTalk() {
-			it.Detail = render.Count(len(res.Note.Chunks), "chunk") + " from " + clock(res.Note.Front.DurationSec) + " of recording"
+			it.Detail = render.Count(len(res.Note.Chunks), "chunk") + " from " + search.Clock(res.Note.Front.DurationSec*1000) + " of recording"
 		}
 		if res.Damage != "" {
 			it.Warnings = append(it.Warnings, fmt.Sprintf("the PDF is damaged (%s); pdfium repaired it and text may be missing from the note", res.Damage))

@@ -120,11 +120,3 @@ func (a *app) talkCompileOptions(say func(format string, args ...any)) (compile.
 	}
 	return compile.TalkOptions{Tools: tools, Log: say}, nil
 }
-
-// clock renders seconds as m:ss, or h:mm:ss from an hour on.
-func clock(sec int64) string {
-	if sec >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", sec/3600, sec/60%60, sec%60)
-	}
-	return fmt.Sprintf("%d:%02d", sec/60, sec%60)
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/crossmem/crossmem/internal/search"
 	"math"
 	"os"
 	"path/filepath"
@@ -148,7 +149,7 @@ func (t *Tools) FrameAt(ctx context.Context, video string, ms int64, path string
 		return err
 	}
 	if _, err := os.Stat(path); err != nil {
-		return &ToolError{Tool: FFmpeg, Action: "take a frame of " + filepath.Base(video), Stderr: "no frame at " + talk.Clock(ms)}
+		return &ToolError{Tool: FFmpeg, Action: "take a frame of " + filepath.Base(video), Stderr: "no frame at " + search.Clock(ms)}
 	}
 	return nil
 }

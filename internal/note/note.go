@@ -38,6 +38,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/crossmem/crossmem/internal/search"
 	"strconv"
 	"strings"
 
@@ -298,7 +299,7 @@ func formatMedia(b *bytes.Buffer, c *chunk.Chunk) {
 		b.WriteString(SlideOCRLabel + " " + oneLine(m.SlideOCR) + "\n")
 	}
 	if m.Link != "" {
-		fmt.Fprintf(b, "%s [%s](%s)\n", SourceLabel, clock(m.StartMS)+"–"+clock(m.EndMS), strings.ReplaceAll(oneLine(m.Link), ")", "%29"))
+		fmt.Fprintf(b, "%s [%s](%s)\n", SourceLabel, search.Clock(m.StartMS)+"–"+search.Clock(m.EndMS), strings.ReplaceAll(oneLine(m.Link), ")", "%29"))
 	}
 	b.WriteString("\n```yaml\nprovenance:\n")
 	fmt.Fprintf(b, "  start_ms: %d\n", m.StartMS)
@@ -335,15 +336,6 @@ const (
 	SlideOCRLabel = "**Slide OCR:**"
 	SourceLabel   = "**Source:**"
 )
-
-// clock renders milliseconds as m:ss, or h:mm:ss from an hour on.
-func clock(ms int64) string {
-	s := ms / 1000
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
-}
 
 // oneLine collapses all whitespace, including line breaks, to single
 // spaces so that free text cannot start a line that Parse would read as

@@ -96,7 +96,9 @@ type Media struct {
 	ASRModel   string `json:"asr_model,omitempty"`
 }
 
-// Clock renders milliseconds as m:ss, or h:mm:ss from an hour on.
+// Clock renders a time in a recording, ms milliseconds from its start
+// (whole seconds; the rest dropped), as m:ss, or h:mm:ss from an hour on:
+// the one time format of notes, search hits, check and the CLI.
 func Clock(ms int64) string {
 	s := ms / 1000
 	if s >= 3600 {

@@ -107,3 +107,11 @@ func last(s string, n int) string {
 	r := []rune(s)
 	return string(r[max(0, len(r)-n):])
 }
+
+func TestClock(t *testing.T) {
+	for ms, want := range map[int64]string{0: "0:00", 65_000: "1:05", 65_999: "1:05", 3_599_000: "59:59", 3_725_000: "1:02:05"} {
+		if got := Clock(ms); got != want {
+			t.Errorf("Clock(%d) = %q, want %q", ms, got, want)
+		}
+	}
+}

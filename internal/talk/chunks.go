@@ -117,12 +117,3 @@ func Chunks(segs []Segment, keyframes []Keyframe, tr Transcript, link Linker) []
 	}
 	return out
 }
-
-// Clock renders milliseconds as m:ss, or h:mm:ss from an hour on.
-func Clock(ms int64) string {
-	s := ms / 1000
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
-}
