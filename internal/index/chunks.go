@@ -67,14 +67,7 @@ func (ix *Index) scanChunks(rows *sql.Rows) ([]Chunk, error) {
 		if path != "" {
 			c.SectionPath = strings.Split(path, "\n")
 		}
-		if m.StartMS >= 0 && m.Transcript != "" {
-			home := filepath.Dir(ix.wikiDir)
-			m.Link = search.MediaLink(m.Link, home)
-			if kf, _, _ := strings.Cut(keyframes, "\n"); kf != "" {
-				m.Keyframe = filepath.Join(home, filepath.FromSlash(kf))
-			}
-			c.Media = &m
-		}
+		c.Media = mediaOf(m, keyframes, ix.wikiDir)
 		c.NotePath = filepath.Join(ix.wikiDir, name)
 		for i, f := range strings.Fields(bbox) {
 			if i < 4 {
@@ -225,4 +218,22 @@ func (ix *Index) NoteStats(ctx context.Context) (_ map[string]NoteStat, err erro
 		out[k] = s
 	}
 	return out, rows.Err()
+}
+
+// mediaOf returns where a talk's chunk is in its recording, from its row
+// (m as stored: Link as the note records it; keyframes the newline-joined
+// keyframe paths relative to the library home, the parent of wikiDir),
+// with Link resolved (search.MediaLink) and Keyframe the first
+// keyframe's absolute path; nil for a paper's chunk (StartMS -1 or no
+// transcript kind).
+func mediaOf(m search.Media, keyframes, wikiDir string) *search.Media {
+	if m.StartMS < 0 || m.Transcript == "" {
+		return nil
+	}
+	home := filepath.Dir(wikiDir)
+	m.Link = search.MediaLink(m.Link, home)
+	if kf, _, _ := strings.Cut(keyframes, "\n"); kf != "" {
+		m.Keyframe = filepath.Join(home, filepath.FromSlash(kf))
+	}
+	return &m
 }

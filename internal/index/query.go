@@ -355,14 +355,8 @@ func hits(ranked []*candidate, text string, p parsed, wikiDir string, explain bo
 			h.Advisory = &search.Advisory{Paraphrase: c.para, Implication: c.impl}
 		}
 		h.AdvisoryMatch = c.advRank > 0
-		if c.startMS >= 0 && c.transcript != "" {
-			home := filepath.Dir(wikiDir)
-			h.Media = &search.Media{StartMS: c.startMS, EndMS: c.endMS, Link: search.MediaLink(c.link, home),
-				SlideOCR: c.ocr, Transcript: c.transcript, ASRModel: c.asrModel}
-			if kf, _, _ := strings.Cut(c.keyframes, "\n"); kf != "" {
-				h.Media.Keyframe = filepath.Join(home, filepath.FromSlash(kf))
-			}
-		}
+		h.Media = mediaOf(search.Media{StartMS: c.startMS, EndMS: c.endMS, Link: c.link,
+			SlideOCR: c.ocr, Transcript: c.transcript, ASRModel: c.asrModel}, c.keyframes, wikiDir)
 		if explain {
 			h.Explain = &search.Explain{Phrase: c.phrase, BM25Rank: c.bm25Rank, BM25Score: round(c.bm25),
 				VectorRank: c.vecRank, VectorScore: round(c.vecScore),
