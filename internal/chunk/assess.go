@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/crossmem/crossmem/internal/layout"
+	"github.com/crossmem/crossmem/internal/pdf"
 )
 
 // Reasons a page is not quotable, as recorded in the note.
@@ -14,6 +15,15 @@ const (
 	ReasonScrambled   = "text layer not trustworthy (scrambled characters, e.g. a broken ToUnicode map)"
 	ReasonSymbolFont  = "text layer not trustworthy (letters mapped to dingbats or private-use characters)"
 )
+
+// ReasonOverLimit is the reason recorded for a page whose text layer was
+// not read because the page is over one of crossmem's per-page limits
+// (pdf.Page.Refused: more than pdf.MaxPageObjects graphics objects or
+// pdf.MaxPageChars characters), e.g. "text layer not read: more than
+// 100000 characters on the page (crossmem's limit, docs/limits.md)".
+func ReasonOverLimit(le *pdf.LimitError) string {
+	return fmt.Sprintf("text layer not read: more than %d %s on the page (crossmem's limit, docs/limits.md)", le.Limit, le.Unit)
+}
 
 // Thresholds for text whose font maps letters to dingbats or private-use
 // code points ("P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s"). A word with two or more

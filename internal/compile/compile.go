@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/crossmem/crossmem/internal/chunk"
@@ -310,9 +311,12 @@ func UpdateNote(ctx context.Context, lib *library.Library, key string, c cite.Ci
 func StyleHeading(s citation.Style) string { return s.Title() }
 
 // Extract reads every page of a PDF and chunks it. progress, if set, is
-// called with ("page", i, n) after page i of n. Errors are those of
-// pdf.Engine.Pages: pdf.ErrNotPDF, pdf.ErrEncrypted, a page's extraction
-// error, or ctx's error.
+// called with ("page", i, n) after page i of n. A page over one of the
+// per-page limits (pdf.Page.Refused) gives no chunks and is listed in
+// Result.Unquotable with chunk.ReasonOverLimit; the other pages are
+// compiled. Errors are those of pdf.Engine.Pages: pdf.ErrNotPDF,
+// pdf.ErrEncrypted, a *pdf.LimitError for a stream over a limit (the
+// whole file is refused), a page's extraction error, or ctx's error.
 func Extract(ctx context.Context, e *pdf.Engine, data []byte, progress func(stage string, i, n int)) (chunk.Result, error) {
 	var pp func(done, total int)
 	if progress != nil {
@@ -322,7 +326,28 @@ func Extract(ctx context.Context, e *pdf.Engine, data []byte, progress func(stag
 	if err != nil {
 		return chunk.Result{}, err
 	}
-	return chunk.Build(layout.Document(pages, structure)), nil
+	res := chunk.Build(layout.Document(pages, structure))
+	refused(&res, pages)
+	return res, nil
+}
+
+// refused gives the pages that were not read for being over a limit
+// (pdf.Page.Refused) that reason in res.Unquotable, in place of the "no
+// text layer" that chunk.Build saw in their empty pages.
+func refused(res *chunk.Result, pages []*pdf.Page) {
+	for _, p := range pages {
+		if p.Refused == nil {
+			continue
+		}
+		u := chunk.Unquotable{Page: p.Number, Reason: chunk.ReasonOverLimit(p.Refused)}
+		i := slices.IndexFunc(res.Unquotable, func(x chunk.Unquotable) bool { return x.Page == p.Number && x.BBox == nil })
+		if i >= 0 {
+			res.Unquotable[i] = u
+			continue
+		}
+		i, _ = slices.BinarySearchFunc(res.Unquotable, p.Number, func(x chunk.Unquotable, n int) int { return x.Page - n })
+		res.Unquotable = slices.Insert(res.Unquotable, i, u)
+	}
 }
 
 // ExtractFigures is Extract with the figure crops drawn (RenderFigures for

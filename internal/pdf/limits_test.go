@@ -41,15 +41,19 @@ func pageText(p *Page) string {
 }
 
 // TestPageObjectLimit: a page of more than MaxPageObjects text operations
-// is refused with a LimitError naming the page.
+// is not read: it comes back empty with Refused naming the page and the
+// limit, and is no error.
 func TestPageObjectLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a page of 260,000 objects")
 	}
-	_, err := testEngine(t).Pages(t.Context(), pdftest.TextOps(MaxPageObjects+10_000), nil)
-	var le *LimitError
-	if !errors.As(err, &le) || le.What != "page 1" || le.Unit != "objects" {
-		t.Fatalf("want a LimitError for page 1's objects, got %v", err)
+	pages, err := testEngine(t).Pages(t.Context(), pdftest.TextOps(MaxPageObjects+10_000), nil)
+	if err != nil {
+		t.Fatalf("a page over the object limit failed its PDF: %v", err)
+	}
+	le := pages[0].Refused
+	if le == nil || le.What != "page 1" || le.Unit != "objects" || len(pages[0].Chars) != 0 || pages[0].Width != 612 {
+		t.Fatalf("want page 1 refused for its objects, empty, 612 pt wide; got %+v, %d chars, width %g", le, len(pages[0].Chars), pages[0].Width)
 	}
 }
 

@@ -496,6 +496,10 @@ type Page struct {
 	Rotation int     // /Rotate in degrees clockwise: 0, 90, 180 or 270
 	Chars    []Char
 	Fonts    []Font
+	// Refused is the limit a page over MaxPageObjects or MaxPageChars is
+	// over; its text and graphics are then not read (Chars, Fonts and
+	// Graphics are empty). nil for a page that was read.
+	Refused *LimitError
 	// Graphics holds the page's paths, images and shadings (see Graphic),
 	// in drawing order; GraphicsCut is true when the page has more objects
 	// than are read (a dense plot) and Graphics holds the first of them.
@@ -510,7 +514,9 @@ type Page struct {
 	origin [2]float64
 }
 
-// Page extracts the text layer of page n (1-based).
+// Page extracts the text layer of page n (1-based). A page over
+// MaxPageObjects or MaxPageChars is no error: it comes back with its size
+// and Refused set, so that the other pages of the PDF can still be read.
 func (d *Document) Page(n int) (*Page, error) {
 	if n < 1 || n > d.numPages {
 		return nil, fmt.Errorf("page %d out of range 1..%d", n, d.numPages)
@@ -544,6 +550,10 @@ func (d *Document) Page(n int) (*Page, error) {
 	}
 
 	tp, cc, err := d.loadText(n, pageReq)
+	if le := (*LimitError)(nil); errors.As(err, &le) {
+		p.Refused = le
+		return p, nil
+	}
 	if err != nil {
 		return nil, err
 	}

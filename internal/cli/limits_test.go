@@ -1,0 +1,72 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crossmem/crossmem/internal/pdf/pdftest"
+)
+
+// TestCompilePageOverLimit: a PDF with one page over the per-page
+// character limit compiles (exit 0) with that page reported on stderr and
+// in --json's unquotable_pages, the limit named.
+func TestCompilePageOverLimit(t *testing.T) {
+	t.Parallel()
+	warmPDFium(t)
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(wazeroDir, filepath.Join(cache, "wazero")); err != nil {
+		t.Fatal(err)
+	}
+	addr, err := unusedAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + addr
+	p := inProcess{env: map[string]string{
+		"CROSSMEM_HOME":         filepath.Join(dir, "home"),
+		"CROSSMEM_CONFIG":       filepath.Join(dir, "config.toml"),
+		"CROSSMEM_CACHE":        cache,
+		"OLLAMA_HOST":           dead,
+		"CROSSMEM_ARXIV_API":    dead + "/api/query",
+		"CROSSMEM_ARXIV_PDF":    dead + "/pdf",
+		"CROSSMEM_CROSSREF_API": dead,
+	}}
+	dense := make([]string, 620) // 620 × 170 characters: over 100,000
+	for i := range dense {
+		dense[i] = strings.Repeat("x", 170)
+	}
+	prose := []pdftest.Block{{Size: 10, Lines: pdftest.Prose(12)}}
+	data := pdftest.Structured{Pages: [][]pdftest.Block{prose, {{Size: 1, Lines: dense}}, prose}}.PDF()
+	path := filepath.Join(dir, "dense.pdf")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := p.run(t, false, "capture", "--cite-key", "dense2024page", path); code != 0 {
+		t.Fatalf("capture: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := p.run(t, false, "compile", "--json", "dense2024page")
+	if code != 0 {
+		t.Fatalf("compile: exit %d, want 0\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "page 2 of dense2024page: text layer not read: more than 100000 characters") {
+		t.Errorf("stderr does not report page 2 and its limit:\n%s", errOut)
+	}
+	v := oneJSON(t, "compile --json", out)
+	pages, _ := v["unquotable_pages"].([]any)
+	if len(pages) != 1 {
+		t.Fatalf("unquotable_pages = %v, want page 2 only", v["unquotable_pages"])
+	}
+	u, _ := pages[0].(map[string]any)
+	if u["page"] != float64(2) || !strings.Contains(u["reason"].(string), "docs/limits.md") {
+		t.Errorf("unquotable_pages[0] = %v, want page 2 with the limit's reason", u)
+	}
+	if v["chunks"].(float64) == 0 {
+		t.Error("no chunks from the two ordinary pages")
+	}
+}
