@@ -129,7 +129,7 @@ func Talk(ctx context.Context, lib *library.Library, input string, o TalkOptions
 		}
 		return &Result{Paper: p, Existing: true, Input: id}, nil
 	}
-	need := media.Need{Download: t.kind != "local", Video: true}
+	need := media.Need{Download: t.kind != "local", Probe: true}
 	tools, _, err := media.Find(o.Tools, need)
 	if err != nil {
 		return nil, err

@@ -480,10 +480,10 @@ func TestTalkFailures(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
-	// A local recording needs ffmpeg only.
+	// A local recording needs ffprobe only (ffmpeg is for compile: keyframes, audio for whisper.cpp).
 	l.env["PATH"] = t.TempDir()
 	_, errOut, code = l.run(t, "capture", m.Audio)
-	if code != 1 || !strings.Contains(errOut, "missing required tools for capturing recordings: ffmpeg, ffprobe") || strings.Contains(errOut, "yt-dlp") {
+	if code != 1 || !strings.Contains(errOut, "missing required tools for capturing recordings: ffprobe") || strings.Contains(errOut, "yt-dlp") {
 		t.Errorf("local file without ffmpeg: exit %d\n%s", code, errOut)
 	}
 	if f := l.files(t); len(f) != 0 {

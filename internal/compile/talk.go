@@ -63,7 +63,13 @@ func compileTalk(ctx context.Context, lib *library.Library, paper *library.Paper
 	if _, err := os.Stat(audio); err != nil {
 		return nil, hint.Wrap(fmt.Errorf("the recording of %s is missing: %w", paper.CiteKey, err), hint.Action{Kind: hint.RestoreRecording, Path: audio})
 	}
-	tools, _, err := media.Find(o.Tools, media.Need{Video: true})
+	// ffmpeg only for what this compile does: keyframes of a video, the
+	// audio for whisper.cpp when no human subtitles and no transcript
+	// made before are there. Human subtitles alone need no tool.
+	human := tk.Subtitles != "" && tk.SubtitlesFrom != "auto"
+	_, statErr := os.Stat(filepath.Join(dir, "transcript.vtt"))
+	made := statErr == nil
+	tools, _, err := media.Find(o.Tools, media.Need{Video: tk.Video != "", Transcribe: !human && !made})
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ type probeJSON struct {
 
 // Probe runs ffprobe on path.
 func (t *Tools) Probe(ctx context.Context, path string) (*Probe, error) {
-	out, _, err := run(ctx, FFprobe, "read "+filepath.Base(path), "", nil, t.FFprobe,
+	out, _, err := runWith(ctx, output{answer: true}, FFprobe, "read "+filepath.Base(path), "", nil, t.FFprobe,
 		"-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-show_chapters", "--", path)
 	if err != nil {
 		return nil, err
@@ -116,26 +116,34 @@ var ptsTimeRe = regexp.MustCompile(`\bn:\s*(\d+)\b.*\bpts_time:\s*([0-9.]+)`)
 // scene_0001.png… and returns them with their times, in order.
 func (t *Tools) SceneCuts(ctx context.Context, video, dir string) ([]Frame, error) {
 	filter := fmt.Sprintf("select='gt(scene,%g)',showinfo", SceneThreshold)
-	_, stderr, err := run(ctx, FFmpeg, "detect scene cuts in "+filepath.Base(video), dir, nil, t.FFmpeg,
+	// showinfo's lines are read as ffmpeg writes them: a long video's
+	// stderr can be far over run's cap, which keeps only its end.
+	type cut struct {
+		n  int   // the frame's number among those selected, from 0
+		ms int64 // its time
+	}
+	var cuts []cut
+	o := output{stderrLine: func(line string) {
+		if !strings.Contains(line, "Parsed_showinfo") {
+			return
+		}
+		if m := ptsTimeRe.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			cuts = append(cuts, cut{n, secondsMS(m[2])})
+		}
+	}}
+	_, _, err := runWith(ctx, o, FFmpeg, "detect scene cuts in "+filepath.Base(video), dir, nil, t.FFmpeg,
 		"-hide_banner", "-nostats", "-nostdin", "-i", video, "-an", "-sn", "-vf", filter, "-vsync", "vfr", "-f", "image2", filepath.Join(dir, "scene_%04d.png"))
 	if err != nil {
 		return nil, err
 	}
 	var out []Frame
-	for _, line := range strings.Split(string(stderr), "\n") {
-		if !strings.Contains(line, "Parsed_showinfo") {
-			continue
-		}
-		m := ptsTimeRe.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		n, _ := strconv.Atoi(m[1])
-		p := filepath.Join(dir, fmt.Sprintf("scene_%04d.png", n+1))
+	for _, c := range cuts {
+		p := filepath.Join(dir, fmt.Sprintf("scene_%04d.png", c.n+1))
 		if _, err := os.Stat(p); err != nil {
 			continue
 		}
-		out = append(out, Frame{TimeMS: secondsMS(m[2]), Path: p, Scene: true})
+		out = append(out, Frame{TimeMS: c.ms, Path: p, Scene: true})
 	}
 	return out, nil
 }
@@ -249,7 +257,7 @@ func (t *Tools) WAV(ctx context.Context, path, dst string) error {
 // OCR returns the text tesseract reads in a PNG image (Tools.OCRLanguage),
 // white space as tesseract gives it.
 func (t *Tools) OCR(ctx context.Context, png string) (string, error) {
-	out, _, err := run(ctx, Tesseract, "read "+filepath.Base(png), "", nil, t.Tesseract, png, "stdout", "-l", t.OCRLanguage)
+	out, _, err := runWith(ctx, output{answer: true}, Tesseract, "read "+filepath.Base(png), "", nil, t.Tesseract, png, "stdout", "-l", t.OCRLanguage)
 	if err != nil {
 		return "", err
 	}

@@ -117,6 +117,110 @@ func TestFind(t *testing.T) {
 	}
 }
 
+// TestFindNeeds: a tool is required only for what the work does. On a
+// PATH without ffmpeg and ffprobe, a compile of subtitles alone needs
+// nothing; keyframes need ffmpeg, a capture's probe ffprobe, and a
+// transcript from whisper.cpp ffmpeg only when whisper.cpp is usable.
+func TestFindNeeds(t *testing.T) {
+	empty := t.TempDir()
+	missing := func(need Need, c Config) string {
+		t.Helper()
+		_, _, err := Find(c, need)
+		if err == nil {
+			return ""
+		}
+		var me *MissingError
+		if !errors.As(err, &me) {
+			t.Fatalf("%+v: %v, want a MissingError", need, err)
+		}
+		return me.Error()
+	}
+	c := Config{Path: empty, Home: t.TempDir()}
+	for _, tc := range []struct {
+		need Need
+		want string
+	}{
+		{Need{}, ""},                 // human subtitles, no video
+		{Need{Transcribe: true}, ""}, // no whisper.cpp: nothing to decode audio for
+		{Need{Video: true}, "missing required tools for taking keyframes from the video: ffmpeg"},
+		{Need{Probe: true}, "missing required tools for capturing recordings: ffprobe"},
+		{Need{Download: true, Probe: true}, "missing required tools for capturing online talks: yt-dlp, ffmpeg, ffprobe"},
+	} {
+		if got := missing(tc.need, c); got != tc.want {
+			t.Errorf("%+v on a PATH without tools: %q, want %q", tc.need, got, tc.want)
+		}
+	}
+	// whisper.cpp with its model: its audio is decoded by ffmpeg.
+	whisper := filepath.Join(t.TempDir(), "whisper-cli")
+	os.WriteFile(whisper, []byte("#!/bin/sh\n"), 0o755)
+	model := filepath.Join(t.TempDir(), "m.bin")
+	os.WriteFile(model, []byte("x"), 0o644)
+	c.Whisper, c.WhisperModel = whisper, model
+	if got, want := missing(Need{Transcribe: true}, c), "missing required tools for transcribing with whisper.cpp: ffmpeg"; got != want {
+		t.Errorf("whisper.cpp without ffmpeg: %q, want %q", got, want)
+	}
+	if got := missing(Need{}, c); got != "" {
+		t.Errorf("subtitles with whisper.cpp installed: %q, want nothing missing", got)
+	}
+}
+
+// fakeTool writes an executable shell script named name in a new folder
+// and returns its path.
+func fakeTool(t *testing.T, name, script string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestSceneCutsLongStderr: ffmpeg's showinfo lines are all read though
+// its stderr runs past the 1 MiB that run keeps (here: three scene cuts,
+// then 2 MiB of other lines, as a long video's warnings give).
+func TestSceneCutsLongStderr(t *testing.T) {
+	ffmpeg := fakeTool(t, "ffmpeg", `for a in "$@"; do out=$a; done
+dir=$(dirname "$out")
+for n in 0 1 2; do
+  : > "$dir/scene_000$((n+1)).png"
+  echo "[Parsed_showinfo_1 @ 0x5] n:   $n pts:  $((n*90000)) pts_time:$((n*10)).5 duration: 1" >&2
+done
+i=0
+while [ $i -lt 16384 ]; do
+  echo "[h264 @ 0x5] a warning line that is about one hundred and twenty-eight bytes long, repeated to fill the stderr pipe........" >&2
+  i=$((i+1))
+done
+`)
+	tools := &Tools{FFmpeg: ffmpeg}
+	frames, err := tools.SceneCuts(t.Context(), "talk.mp4", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []int64
+	for _, f := range frames {
+		times = append(times, f.TimeMS)
+	}
+	if d := cmp.Diff([]int64{500, 10_500, 20_500}, times); d != "" {
+		t.Errorf("scene cuts (-want +got):\n%s", d)
+	}
+}
+
+// TestAnswerOverLimit: a tool whose answer (stdout) is over maxStdout is
+// an error that says so, not a cut answer parsed as if whole.
+func TestAnswerOverLimit(t *testing.T) {
+	ffprobe := fakeTool(t, "ffprobe", `head -c 17000000 /dev/zero | tr '\0' ' '; echo '{}'`)
+	_, err := (&Tools{FFprobe: ffprobe}).Probe(t.Context(), "talk.mp4")
+	var te *ToolError
+	if !errors.As(err, &te) || te.Tool != FFprobe || !strings.Contains(err.Error(), "more than 16 MiB of output") {
+		t.Fatalf("err = %v, want a ToolError of ffprobe naming the 16 MiB limit", err)
+	}
+	// Under the limit it is read.
+	ffprobe = fakeTool(t, "ffprobe", `echo '{"format":{"duration":"12.5"}}'`)
+	if p, err := (&Tools{FFprobe: ffprobe}).Probe(t.Context(), "talk.mp4"); err != nil || p.DurationMS != 12_500 {
+		t.Errorf("a short answer: %+v %v", p, err)
+	}
+}
+
 // pickKeyframes: time order, a frame within 5 s of the last kept one
 // dropped (a scene cut replacing a chapter-start frame), at most
 // MaxKeyframes spread over the whole recording.

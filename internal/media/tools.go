@@ -120,16 +120,32 @@ func (e *MissingError) Install() []string {
 	return out
 }
 
-// Need says which tools a capture requires.
+// Need says what a capture or compile will do, and so which tools it
+// requires. A compile of a recording with human subtitles and no video
+// needs none of them.
 type Need struct {
-	Download bool // yt-dlp (a URL)
-	Video    bool // ffmpeg and ffprobe (always, in practice)
+	// Download: yt-dlp fetches a URL, and extracts its audio with ffmpeg
+	// and ffprobe.
+	Download bool
+	// Probe: ffprobe reads the recording's duration, chapters and tags
+	// (every capture).
+	Probe bool
+	// Video: ffmpeg takes keyframes from the recording's video.
+	Video bool
+	// Transcribe: the transcript is to come from whisper.cpp when it is
+	// installed with its model (no human subtitles, no transcript made
+	// before); ffmpeg then decodes the audio for it. Without a usable
+	// whisper.cpp nothing is required for this.
+	Transcribe bool
 }
 
-// Find looks for every tool and returns their paths and statuses. When a
+// Find looks for every tool and returns their paths and statuses. A tool
+// is required by what need says (ffmpeg for Download, Video, or
+// Transcribe with a usable whisper.cpp; ffprobe for Download or Probe;
+// yt-dlp for Download); the others are reported as optional. When a
 // required tool is missing it returns a *MissingError listing all of them
-// (the optional ones too, found or not); optional tools that are missing
-// leave their path empty.
+// (the optional ones too, found or not); tools that are missing leave
+// their path empty.
 func Find(c Config, need Need) (*Tools, []Status, error) {
 	t := &Tools{Language: c.Language, OCRLanguage: c.OCRLanguage}
 	if t.Language == "" {
@@ -152,9 +168,10 @@ func Find(c Config, need Need) (*Tools, []Status, error) {
 		st = append(st, Status{Name: YTDLP, Path: t.YTDLP, Required: true, Purpose: "downloads the video, its metadata and subtitles", Debian: "yt-dlp", Brew: "yt-dlp"})
 	}
 	t.FFmpeg, t.FFprobe = look("ffmpeg"), look("ffprobe")
+	ffmpeg := len(st)
 	st = append(st,
-		Status{Name: FFmpeg, Path: t.FFmpeg, Required: true, Purpose: "extracts audio and keyframes", Debian: "ffmpeg", Brew: "ffmpeg"},
-		Status{Name: FFprobe, Path: t.FFprobe, Required: true, Purpose: "reads duration, chapters and tags", Debian: "ffmpeg", Brew: "ffmpeg"},
+		Status{Name: FFmpeg, Path: t.FFmpeg, Required: need.Download || need.Video, Purpose: "extracts audio and keyframes", Debian: "ffmpeg", Brew: "ffmpeg"},
+		Status{Name: FFprobe, Path: t.FFprobe, Required: need.Download || need.Probe, Purpose: "reads duration, chapters and tags", Debian: "ffmpeg", Brew: "ffmpeg"},
 		Status{Name: Tesseract, Required: false, Purpose: "reads the text of slides (OCR, optional)", Debian: "tesseract-ocr", Brew: "tesseract"},
 	)
 	t.Tesseract = look("tesseract")
@@ -181,6 +198,9 @@ func Find(c Config, need Need) (*Tools, []Status, error) {
 		}
 	}
 	st = append(st, ws)
+	if need.Transcribe && t.Whisper != "" {
+		st[ffmpeg].Required = true // it decodes the audio for whisper.cpp
+	}
 	for _, s := range st {
 		if s.Required && s.Missing() {
 			return t, st, &MissingError{For: forWhat(need), Status: st}
@@ -190,10 +210,15 @@ func Find(c Config, need Need) (*Tools, []Status, error) {
 }
 
 func forWhat(n Need) string {
-	if n.Download {
+	switch {
+	case n.Download:
 		return "capturing online talks"
+	case n.Probe:
+		return "capturing recordings"
+	case n.Video:
+		return "taking keyframes from the video"
 	}
-	return "capturing recordings"
+	return "transcribing with whisper.cpp"
 }
 
 // LookPath returns the path of an executable named name: name itself when
