@@ -43,6 +43,7 @@ type Chunk struct {
 	Media *search.Media `json:"media,omitempty"`
 
 	rowid int64
+	image string // a figure's crop as stored (imageOf)
 }
 
 // ErrUnknownPaper is returned by PaperChunks for a key the index does not
@@ -50,7 +51,7 @@ type Chunk struct {
 var ErrUnknownPaper = errors.New("no compiled paper has this cite key")
 
 const chunkCols = `c.id, n.cite_key, n.title, n.name, c.chunk_id, c.page, c.section, c.type, c.bbox, c.sha256, c.text, c.norm, c.page_label, c.continues, c.section_path,
-	c.start_ms, c.end_ms, c.link, c.keyframes, c.slide_ocr, c.transcript, c.asr_model`
+	c.start_ms, c.end_ms, c.link, c.keyframes, c.slide_ocr, c.transcript, c.asr_model, c.image`
 
 func (ix *Index) scanChunks(rows *sql.Rows) ([]Chunk, error) {
 	defer rows.Close()
@@ -61,7 +62,7 @@ func (ix *Index) scanChunks(rows *sql.Rows) ([]Chunk, error) {
 		var m search.Media
 		var keyframes string
 		if err := rows.Scan(&c.rowid, &c.CiteKey, &c.Title, &name, &c.ChunkID, &c.Page, &c.Section, &c.Type, &bbox, &c.SHA256, &c.Text, &c.Norm, &c.PageLabel, &c.Continues, &path,
-			&m.StartMS, &m.EndMS, &m.Link, &keyframes, &m.SlideOCR, &m.Transcript, &m.ASRModel); err != nil {
+			&m.StartMS, &m.EndMS, &m.Link, &keyframes, &m.SlideOCR, &m.Transcript, &m.ASRModel, &c.image); err != nil {
 			return nil, err
 		}
 		if path != "" {

@@ -47,7 +47,7 @@ import (
 const FileName = "index.db"
 
 // SchemaVersion is the schema this crossmem writes (PRAGMA user_version).
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // ErrNewerSchema is returned by Open for an index written by a newer
 // crossmem.
@@ -213,6 +213,11 @@ var migrations = []string{
 	ALTER TABLE chunks ADD COLUMN slide_ocr TEXT NOT NULL DEFAULT '';
 	ALTER TABLE chunks ADD COLUMN transcript TEXT NOT NULL DEFAULT '';  -- "subtitles" or "asr"; '' for papers
 	ALTER TABLE chunks ADD COLUMN asr_model TEXT NOT NULL DEFAULT '';
+	UPDATE notes SET size = -1, sha256 = '';`,
+	// 6 → 7: a figure chunk's crop (chunk.Image), so that search hits and
+	// reads give it without parsing the note; every note is read again
+	// on the next sync.
+	`ALTER TABLE chunks ADD COLUMN image TEXT NOT NULL DEFAULT '';      -- PNG path relative to the home, '/'-separated; '' for none
 	UPDATE notes SET size = -1, sha256 = '';`,
 }
 

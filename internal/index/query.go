@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/crossmem/crossmem/internal/chunk"
-	"github.com/crossmem/crossmem/internal/note"
 	"github.com/crossmem/crossmem/internal/quote"
 	"github.com/crossmem/crossmem/internal/search"
 )
@@ -343,7 +341,6 @@ func hits(ranked []*candidate, text string, p parsed, wikiDir string, explain bo
 		excerptTokens = []string{strings.ToLower(strings.Join(strings.Fields(text), " "))}
 		excerptTokens = append(excerptTokens, p.words...)
 	}
-	images := figureImages{}
 	for _, c := range ranked {
 		h := search.Hit{
 			CiteKey: c.citeKey, Title: c.title, ChunkID: c.chunkID, Page: c.page, PageLabel: c.pageLabel, Section: c.section, Type: c.typ,
@@ -363,36 +360,30 @@ func hits(ranked []*candidate, text string, p parsed, wikiDir string, explain bo
 				AdvisoryRank: c.advRank, AdvisoryScore: round(c.adv), Fused: round(c.fused)}
 		}
 		if c.typ == chunk.TypeFigure {
-			h.Image = images.of(wikiDir, c.noteName, c.chunkID)
+			h.Image = imagePath(wikiDir, c.image)
 		}
 		out = append(out, h)
 	}
 	return out
 }
 
-// figureImages finds the crops of figure hits in their notes (the index
-// does not store them), reading each note once per search.
-type figureImages map[string]map[string]string // note name → chunk id → absolute path
-
-// of returns the absolute path of the crop of chunk id in note name, ""
-// when the note names none (or names a path outside the library home).
-func (f figureImages) of(wikiDir, name, id string) string {
-	m, ok := f[name]
-	if !ok {
-		m = map[string]string{}
-		f[name] = m
-		if data, err := os.ReadFile(filepath.Join(wikiDir, name)); err == nil {
-			if n, err := note.Parse(data); err == nil {
-				home := filepath.Dir(wikiDir)
-				for _, c := range n.Chunks {
-					if rel := filepath.FromSlash(c.Image); c.Image != "" && filepath.IsLocal(rel) {
-						m[c.ID] = filepath.Join(home, rel)
-					}
-				}
-			}
-		}
+// imageOf is what the index stores of a figure chunk's crop: its path
+// relative to the library home as the note gives it, '/'-separated; ""
+// when the chunk has none or names a path outside the home.
+func imageOf(c chunk.Chunk) string {
+	if c.Image == "" || !filepath.IsLocal(filepath.FromSlash(c.Image)) {
+		return ""
 	}
-	return m[id]
+	return c.Image
+}
+
+// imagePath is the absolute path of a stored crop (imageOf) in the
+// library whose notes are in wikiDir; "" for none.
+func imagePath(wikiDir, image string) string {
+	if image == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(wikiDir), filepath.FromSlash(image))
 }
 
 func nz(w float64) float64 {
@@ -853,6 +844,7 @@ type candidate struct {
 	startMS, endMS                    int64  // a talk's chunk; -1 for a paper's
 	link, keyframes, ocr, transcript  string // a talk's chunk
 	asrModel                          string
+	image                             string // a figure's crop (imageOf)
 	bm25, vecScore, adv, fused        float64
 	bm25Rank, vecRank, advRank        int
 	phrase                            bool
@@ -874,7 +866,7 @@ func (ix *Index) loadCandidates(ctx context.Context, ids map[int64]bool, withNor
 	notes := map[int64]*candidate{} // note id → a candidate holding its paper fields
 	for start := 0; start < len(list); start += 500 {
 		rows, err := ix.db.QueryContext(ctx, `SELECT id, note_id, chunk_id, page, page_label, section, type, text, `+normCol+`, ntokens, paraphrase, implication,
-			start_ms, end_ms, link, keyframes, slide_ocr, transcript, asr_model
+			start_ms, end_ms, link, keyframes, slide_ocr, transcript, asr_model, image
 			FROM chunks WHERE id IN (`+idList(list[start:min(len(list), start+500)])+`)`)
 		if err != nil {
 			return nil, err
@@ -882,7 +874,7 @@ func (ix *Index) loadCandidates(ctx context.Context, ids map[int64]bool, withNor
 		for rows.Next() {
 			c := &candidate{}
 			if err := rows.Scan(&c.id, &c.noteID, &c.chunkID, &c.page, &c.pageLabel, &c.section, &c.typ, &c.text, &c.norm, &c.ntokens, &c.para, &c.impl,
-				&c.startMS, &c.endMS, &c.link, &c.keyframes, &c.ocr, &c.transcript, &c.asrModel); err != nil {
+				&c.startMS, &c.endMS, &c.link, &c.keyframes, &c.ocr, &c.transcript, &c.asrModel, &c.image); err != nil {
 				rows.Close()
 				return nil, err
 			}

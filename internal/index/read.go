@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -78,7 +77,8 @@ type ReadResult struct {
 	Known func(string) bool
 	// Images maps the chunk id of each figure chunk read to the absolute
 	// path of its crop (a PNG under the library home) as its note links
-	// it; a figure whose note links none is absent.
+	// it, from the index (stored when the note was indexed); a figure
+	// whose note links none is absent.
 	Images map[string]string
 }
 
@@ -202,12 +202,11 @@ func (ix *Index) Read(ctx context.Context, q ReadQuery) (_ *ReadResult, err erro
 		chars += utf8.RuneCountInString(c.Text)
 		res.Chunks = append(res.Chunks, c)
 	}
-	images := figureImages{}
 	for _, c := range res.Chunks {
 		if c.Type != chunk.TypeFigure {
 			continue
 		}
-		if img := images.of(ix.wikiDir, filepath.Base(c.NotePath), c.ChunkID); img != "" {
+		if img := imagePath(ix.wikiDir, c.image); img != "" {
 			if res.Images == nil {
 				res.Images = map[string]string{}
 			}

@@ -312,8 +312,8 @@ func (ix *Index) begin(ctx context.Context) (*batch, error) {
 	}
 	b := &batch{tx: tx, df: map[string]int{}, wdf: map[string]int{}}
 	b.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(note_id, chunk_id, page, section, type, text, norm, sha256, bbox, byte_start, byte_end, ntokens, page_label, section_path, continues, paraphrase, implication,
-		start_ms, end_ms, link, keyframes, slide_ocr, transcript, asr_model)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		start_ms, end_ms, link, keyframes, slide_ocr, transcript, asr_model, image)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err == nil {
 		b.insEdited, err = tx.PrepareContext(ctx, `INSERT INTO edited_chunks(note_id, chunk_id, after, page, page_label, section, type, recorded, actual, text, norm)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -419,7 +419,7 @@ func (b *batch) put(ctx context.Context, name string, size, mtime int64, sha str
 		bbox := strings.Join([]string{fnum(c.BBox[0]), fnum(c.BBox[1]), fnum(c.BBox[2]), fnum(c.BBox[3])}, " ")
 		r, err := b.insChunk.ExecContext(ctx, id, c.ID, c.Page, c.Section, c.Type, c.Text, quote.Key(c.Text), c.TextSHA256, bbox, c.ByteRange[0], c.ByteRange[1], len(ts),
 			c.PageLabel, strings.Join(c.SectionPath, "\n"), c.Continues, c.Paraphrase, c.Implication,
-			m.StartMS, m.EndMS, m.Link, strings.Join(m.Keyframes, "\n"), m.SlideOCR, m.Transcript, m.ASRModel)
+			m.StartMS, m.EndMS, m.Link, strings.Join(m.Keyframes, "\n"), m.SlideOCR, m.Transcript, m.ASRModel, imageOf(c))
 		if err != nil {
 			return err
 		}
