@@ -47,6 +47,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -61,6 +62,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -315,10 +317,16 @@ type entry struct {
 	parent int // index of the parent entry, -1 at top level
 }
 
-var outlineLine = regexp.MustCompile(`^[|+-](\t+)"(.*)"\t#page=(\d+)(?:&zoom=[^,]*,([-0-9.]+),([-0-9.]+))?`)
+var (
+	outlineLine = regexp.MustCompile(`^[|+-](\t+)"(.*)"\t#page=(\d+)(?:&zoom=[^,]*,([-0-9.]+),([-0-9.]+))?`)
+	// fitH is the destination form "/FitH top" (and "/FitBH top"): a
+	// vertical position only.
+	fitH = regexp.MustCompile(`&view=FitB?H,([-0-9.]+)`)
+)
 
 // mutoolOutline parses "mutool show FILE outline": one entry per line, a
-// tab per level, the title in double quotes, then "#page=N&zoom=Z,X,Y".
+// tab per level, the title in double quotes, then "#page=N&zoom=Z,X,Y"
+// (an /XYZ destination) or "#page=N&view=FitH,Y" (x is then unknown: -1).
 func mutoolOutline(path string) ([]entry, error) {
 	out, err := exec.Command("mutool", "show", path, "outline").Output()
 	if err != nil {
@@ -346,6 +354,9 @@ func mutoolOutline(path string) ([]entry, error) {
 			x, err1 := strconv.ParseFloat(m[4], 64)
 			y, err2 := strconv.ParseFloat(m[5], 64)
 			en.x, en.top, en.hasPos = x, y, err1 == nil && err2 == nil
+		} else if f := fitH.FindStringSubmatch(line); f != nil {
+			y, err := strconv.ParseFloat(f[1], 64)
+			en.x, en.top, en.hasPos = -1, y, err == nil
 		}
 		for len(stack) > level {
 			stack = stack[:len(stack)-1]
@@ -396,6 +407,8 @@ func after(en entry, page int, box [4]float64, size [2]float64) bool {
 	w, h := size[0], size[1]
 	y := h - en.top // bottom-up, as chunk boxes
 	switch {
+	case en.x < 0:
+		// no horizontal position (/FitH): below the destination only
 	case box[2] <= en.x+2:
 		return false // an earlier column
 	case box[0] >= en.x+0.25*w:
@@ -843,6 +856,8 @@ func mutoolLabels(path string, pages int) ([]string, bool, error) {
 		}
 		if mm := regexp.MustCompile(`/P\s*\(([^)]*)\)`).FindStringSubmatch(dict); mm != nil {
 			g.prefix = mm[1]
+		} else if mm := regexp.MustCompile(`/P\s*<([0-9A-Fa-f\s]*)>`).FindStringSubmatch(dict); mm != nil {
+			g.prefix = hexText(mm[1])
 		}
 		rs = append(rs, g)
 	}
@@ -880,6 +895,27 @@ func mutoolLabels(path string, pages int) ([]string, bool, error) {
 		labels[p] = g.prefix + num
 	}
 	return labels, true, nil
+}
+
+// hexText decodes a PDF hex string's text: UTF-16BE after a byte order
+// mark, else one byte per character (PDFDocEncoding, read as Latin-1).
+func hexText(h string) string {
+	b, err := hex.DecodeString(strings.Join(strings.Fields(h), ""))
+	if err != nil {
+		return ""
+	}
+	if len(b) >= 2 && b[0] == 0xfe && b[1] == 0xff {
+		var u []uint16
+		for i := 2; i+1 < len(b); i += 2 {
+			u = append(u, uint16(b[i])<<8|uint16(b[i+1]))
+		}
+		return string(utf16.Decode(u))
+	}
+	r := make([]rune, len(b))
+	for i, c := range b {
+		r[i] = rune(c)
+	}
+	return string(r)
 }
 
 func roman(n int) string {
