@@ -34,6 +34,12 @@ func TestTaggedFormula(t *testing.T) {
 	}
 	res := Build(layout.Document(pages, st))
 	found := false
+	// The H1 at the top of this one-page document is a heading, not a
+	// running head: no repetition can show a running head here, and it is
+	// set in display type.
+	if len(res.Chunks) == 0 || res.Chunks[0].Type != TypeHeading || res.Chunks[0].Text != "1 Energy" {
+		t.Errorf("first chunk %+v, want the heading \"1 Energy\"", res.Chunks[:min(1, len(res.Chunks))])
+	}
 	for _, c := range res.Chunks {
 		if c.AltText != "" && c.Type != TypeEquation {
 			t.Errorf("%s chunk %q has alt_text %q", c.Type, c.Text, c.AltText)

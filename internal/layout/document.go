@@ -96,7 +96,8 @@ func furnitureKey(text string) string {
 //     pages and half the document;
 //   - a block the page-level pass put in the header or footer (a single
 //     line above or below everything else) on a one-page document, where
-//     repetition cannot be seen.
+//     repetition cannot be seen, unless it is set in display type (larger
+//     than 1.2 times the body text: a title alone at the top).
 //
 // Blocks the page-level pass put in the header or footer that none of
 // these confirm are body text again. Confirmed furniture is moved to the
@@ -244,7 +245,8 @@ func furniture(pages []*Page, st Stats) {
 				} else {
 					kind = PageFooter
 				}
-			case (b.Kind == PageHeader || b.Kind == PageFooter) && n == 1:
+			case (b.Kind == PageHeader || b.Kind == PageFooter) && n == 1 && b.Size() <= 1.2*st.BodySize:
+				// Not display type: a title alone at the top is no running head.
 				kind = b.Kind
 			}
 			switch {
@@ -1042,7 +1044,8 @@ func documentTitle(p *Page) *Block {
 
 // frontMatter joins into one paragraph the short blocks of the first page
 // that follow a title-like block (set at least 1.2 times the body size,
-// at most four lines, in the top 60 % of the page): the names,
+// at most four lines, in the top 60 % of the page, not a heading that
+// names a section such as "1 Introduction"): the names,
 // affiliations, addresses and e-mail addresses of the authors, or a
 // journal banner's issue line, which a title page sets as a scatter of
 // short lines. A run ends at a heading that names a section (Abstract,
@@ -1052,7 +1055,8 @@ func documentTitle(p *Page) *Block {
 // unless a run has at least two blocks.
 func frontMatter(p *Page, st Stats) {
 	titleLike := func(b *Block) bool {
-		return !b.Kind.Furniture() && !b.Rotated && len(b.Lines) <= 4 && b.Size() >= 1.2*st.BodySize && b.Box.Y0 > 0.4*p.Height
+		return !b.Kind.Furniture() && !b.Rotated && len(b.Lines) <= 4 && b.Size() >= 1.2*st.BodySize && b.Box.Y0 > 0.4*p.Height &&
+			!(b.Kind == Heading && sectionLike(b.Text())) // "1 Introduction" opens the body, not a title page
 	}
 	candidate := func(b *Block) bool {
 		proseLines := 0

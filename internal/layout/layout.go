@@ -214,12 +214,17 @@ const (
 	mathFont
 	monoFont
 	italicFont
+	smallCapsFont
 )
 
 var (
 	mathFontName   = regexp.MustCompile(`(?i)cmmi|cmsy|cmex|msam|msbm|math|symbol|stix|eufm|eusm|rsfs|mtmi|mtsy|mtex|esint|wasy|lmmi|lmsy|txsy|txmi|pxsy|pxmi|euclid|cambria.?math`)
 	italicFontName = regexp.MustCompile(`(?i)italic|oblique|-it$|\bit$|cmti|cmsl|sfti|ecti`)
-	monoFontName   = regexp.MustCompile(`(?i)mono|courier|consol|menlo|inconsolata|cmtt|sftt|lmtt|typewriter|code|fixed|andale|lucidaconsole`)
+	// smallCapsFontName: Computer Modern's caps and small caps (CMCSC),
+	// the EC and cm-super ones (ECCC, SFCC), Latin Modern's (LMRomanCaps)
+	// and names that say so ("…SmallCaps", "…-SC").
+	smallCapsFontName = regexp.MustCompile(`(?i)cmcsc|eccc|sfcc|lmromancaps|smallcaps|small-caps|[-_]sc$`)
+	monoFontName      = regexp.MustCompile(`(?i)mono|courier|consol|menlo|inconsolata|cmtt|sftt|lmtt|typewriter|code|fixed|andale|lucidaconsole`)
 )
 
 // boldFonts classifies each font: bold when its name says so or its
@@ -242,6 +247,9 @@ func (st Stats) boldFonts(fonts []pdf.Font) []fontFlags {
 		}
 		if italicFontName.MatchString(f.Name) || f.Flags&64 != 0 {
 			out[i] |= italicFont
+		}
+		if smallCapsFontName.MatchString(f.Name) || f.Flags&(1<<17) != 0 { // flag bit 18: SmallCap
+			out[i] |= smallCapsFont
 		}
 	}
 	return out
@@ -900,7 +908,7 @@ func endsSentence(s string) bool {
 }
 
 var (
-	numberedHeading = regexp.MustCompile(`^(\d+(\.\d+)*\.?|[IVX]+\.|[IVX]+(\.[IVX]+)+\.?|[A-Z]\.(\d+(\.\d+)*)?|Appendix [A-Z])\s+\S`)
+	numberedHeading = regexp.MustCompile(`^(\d+(\.\d+)*\.?|[IVX]+\.|[IVX]+(\.[IVX]+)+\.?|[A-Z]\.(\d+(\.\d+)*\.?)?|Appendix [A-Z])\s+\S`)
 	namedHeadings   = map[string]bool{
 		"abstract": true, "introduction": true, "references": true, "acknowledgments": true,
 		"acknowledgements": true, "acknowledgment": true, "acknowledgement": true, "conclusion": true,
@@ -985,6 +993,8 @@ func classify(b *Block, st Stats) {
 		b.Kind = Heading
 	case numbered && italic && len(b.Lines) == 1 && words <= 8 && !st.BodyItalic:
 		b.Kind = Heading // an italic numbered heading ("B. Route maintenance")
+	case numbered && b.Lines[0].SmallCaps && len(b.Lines) == 1 && words <= 10:
+		b.Kind = Heading // a numbered heading in small caps, as AMS styles set sections ("A.1. Introduction")
 	case named && (upper || bigger || len(b.Lines) == 1 && words <= 3):
 		b.Kind = Heading
 	}

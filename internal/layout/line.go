@@ -26,6 +26,10 @@ type Line struct {
 	// Bold is true when most letters are set in a bold font; Italic when
 	// most are set in an italic or oblique one.
 	Bold, Italic bool
+	// SmallCaps is true when most letters are set in a caps-and-small-caps
+	// font, known by its name (CMCSC, ECCC, SFCC, LMRomanCaps, "SmallCaps",
+	// "-SC") or the font descriptor's SmallCap flag.
+	SmallCaps bool
 	// Vertical is true for characters stacked up or down the page whose
 	// baseline pdfium reports as horizontal (rare). Text with a rotated
 	// baseline, such as the arXiv identifier in the left margin, is laid
@@ -326,7 +330,7 @@ func (l *Line) compute(fonts []fontFlags) {
 	space := false
 	var box pdf.Rect
 	var bottoms []float64
-	bold, letters, mono, inked, italic := 0, 0, 0, 0, 0
+	bold, letters, mono, inked, italic, smallCaps := 0, 0, 0, 0, 0, 0
 	firstBold, lastBold := false, false
 	l.Math = 0
 	marker := footnoteMarker(l.chars)
@@ -380,6 +384,9 @@ func (l *Line) compute(fonts []fontFlags) {
 			if ff&italicFont != 0 {
 				italic++
 			}
+			if ff&smallCapsFont != 0 {
+				smallCaps++
+			}
 			if letters == 1 {
 				firstBold = ff&boldFont != 0
 			}
@@ -392,6 +399,7 @@ func (l *Line) compute(fonts []fontFlags) {
 	l.Size = lineSize(l.chars)
 	l.Bold = letters > 0 && bold*2 > letters
 	l.Italic = letters > 0 && italic*2 > letters
+	l.SmallCaps = letters > 0 && smallCaps*2 > letters
 	l.Ink = inked
 	l.RunIn = firstBold && !lastBold
 	for _, c := range l.chars {
