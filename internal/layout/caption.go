@@ -57,5 +57,13 @@ func captionKind(text string) (Kind, string) {
 	return Caption, label
 }
 
+// captionText reports whether text opens with a caption label
+// (captionKind): the one test of "is this a caption" for blocks and lines
+// alike.
+func captionText(text string) bool {
+	k, _ := captionKind(text)
+	return k != ""
+}
+
 // isCaption reports whether a block kind is a caption's.
 func isCaption(k Kind) bool { return k == Figure || k == Table || k == Caption }

@@ -227,7 +227,7 @@ func furniture(pages []*Page, st Stats) {
 			fb, ext := rotateRect(b.Box, q), rotateRect(pdf.Rect{X1: p.Width, Y1: p.Height}, q)
 			fx0, fx1 := bodyExtent(p, q)
 			switch {
-			case z >= 0 && (len(zonePages[zoneKey{z, furnitureKey(text)}]) >= minRepeat || len(b.Lines) == 1 && len(zonePages[zoneKey{z, "\n" + furnitureKey(text)}]) >= minRepeat) && !captionStart.MatchString(text):
+			case z >= 0 && (len(zonePages[zoneKey{z, furnitureKey(text)}]) >= minRepeat || len(b.Lines) == 1 && len(zonePages[zoneKey{z, "\n" + furnitureKey(text)}]) >= minRepeat) && !captionText(text):
 				kind = []Kind{PageHeader, PageFooter}[z]
 			case z >= 0 && pageNumberText.MatchString(text) && clearOf(p, b, z):
 				kind = []Kind{PageHeader, PageFooter}[z]
@@ -1067,7 +1067,7 @@ func frontMatter(p *Page, st Stats) {
 		}
 		return !(b.Kind == Heading && (b.Section != nil && b.Section.FromOutline || sectionLike(b.Text())) ||
 			b.Kind != Paragraph && b.Kind != Heading && b.Kind != Equation && b.Kind != Code ||
-			captionStart.MatchString(b.Text()) ||
+			captionText(b.Text()) ||
 			len(b.Lines) >= 3 && proseLines*2 > len(b.Lines) || len(b.Lines) > 6)
 	}
 	var runs [][]int

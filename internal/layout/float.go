@@ -141,7 +141,7 @@ func rolesOf(rs []*region, hRules []pdf.Rect) roles {
 			if prose(l) {
 				ro.running[l] = true
 			}
-			if captionStart.MatchString(l.Text) || i > 0 && ro.caption[r.lines[i-1]] && !ruleBetween(r.lines[i-1], l, hRules) {
+			if captionText(l.Text) || i > 0 && ro.caption[r.lines[i-1]] && !ruleBetween(r.lines[i-1], l, hRules) {
 				ro.caption[l] = true
 			}
 		}
@@ -921,7 +921,7 @@ func splitRules(c cluster, keep []pdf.Rect, keepMark map[int]bool) []cluster {
 // a (within three body lines), under a's width and not under other's.
 func ownCaption(a, other pdf.Rect, lines []*Line, ro roles, st Stats) bool {
 	for _, l := range lines {
-		if !ro.caption[l] || !captionStart.MatchString(l.Text) {
+		if !ro.caption[l] || !captionText(l.Text) {
 			continue
 		}
 		mid := (l.Box.X0 + l.Box.X1) / 2

@@ -454,7 +454,7 @@ func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent p
 				continue
 			}
 			for _, b := range splitParagraphs(r, st) {
-				if group.kind != "" && !captionStart.MatchString(b.Text()) {
+				if group.kind != "" && !captionText(b.Text()) {
 					b.Kind = group.kind
 				}
 				bs = append(bs, b)
