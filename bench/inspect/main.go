@@ -109,6 +109,13 @@ func dump(ctx context.Context, e *pdf.Engine, arg string) error {
 			}
 		}
 		fmt.Printf("=== page %d (%d chars, %d blocks, %.0fx%.0f)\n", lp.Number, lp.Chars, len(lp.Blocks), lp.Width, lp.Height)
+		for _, f := range lp.Floats {
+			c := ""
+			if f.Caption != nil {
+				c = fmt.Sprintf(" caption p%d %q", f.CaptionPage, f.Caption.Label)
+			}
+			fmt.Printf("float %s [%.0f %.0f %.0f %.0f]%s\n", f.Kind, f.Box.X0, f.Box.Y0, f.Box.X1, f.Box.Y1, c)
+		}
 		for _, b := range lp.Blocks {
 			if os.Getenv("DUMP_SHORT") != "" {
 				t := strings.ReplaceAll(b.Text(), "\n", " ")

@@ -199,7 +199,7 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 		return nil, nil, nil
 	}
 	ro := rolesOf(rs, horizontalRules(gs))
-	var marks, images []pdf.Rect
+	var marks, images, blanks []pdf.Rect
 	pageArea := extent.Width() * extent.Height()
 	for _, g := range gs {
 		// A graphic reaching far beyond the page is drawn under a clip
@@ -220,6 +220,11 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 		switch {
 		case w*h > 0.6*pageArea:
 			// A page background or a frame around the whole page.
+		case g.Blank:
+			// A white box on a white page draws nothing: it holds a
+			// figure's marks together (a plot's background) but is no
+			// figure by itself (figures).
+			blanks = append(blanks, b)
 		case w > ruleThick && h > ruleThick && holdsRunningText(b, lines, ro, st):
 			// A shaded or framed box behind running text, a text box.
 		case h <= ruleThick && w >= ruleLong:
@@ -245,6 +250,7 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 	// slices' order; pass copies.
 	h := append([]pdf.Rect(nil), hRules...)
 	v := append([]pdf.Rect(nil), vRules...)
+	v = append(v, blanks...)
 	for _, a := range figures(marks, h, v, images, lines, areas, ro, st) {
 		areas = append(areas, floatArea{FigureText, a})
 	}
@@ -298,12 +304,17 @@ func horizontalRules(gs []pdf.Graphic) []pdf.Rect {
 // picture, such as a page shown in a figure).
 func holdsRunningText(b pdf.Rect, lines []*Line, ro roles, st Stats) bool {
 	for _, l := range lines {
-		if (ro.para[l] || ro.narrow[l]) && !ro.caption[l] && l.Size >= 0.7*st.BodySize && inside(l, b) {
+		if (ro.para[l] || ro.narrow[l]) && !ro.caption[l] && !pictureType(l, st) && inside(l, b) {
 			return true
 		}
 	}
 	return false
 }
+
+// pictureType reports whether line l is set in type under 70 % of the
+// body size: inside a figure, the text of a picture (a page shown in a
+// figure), never the document's own running text or caption.
+func pictureType(l *Line, st Stats) bool { return l.Size < 0.7*st.BodySize }
 
 // inside reports whether most of line l lies in box a.
 func inside(l *Line, a pdf.Rect) bool {
@@ -757,9 +768,11 @@ func columns(cells []*Line, n int) int {
 	return count
 }
 
-// figures finds figure areas: clusters of graphics (rules included, so
-// that a plot's axes hold its marks together) at least 36 points each
-// way, that are not only rules and whose text is not running text; each
+// figures finds figure areas: clusters of graphics (rules and blank
+// boxes included, so that a plot's axes and its white background hold its
+// marks together; v may hold the blank boxes) at least 36 points each
+// way, that are not only rules or blank boxes and whose text is not
+// running text; each
 // is grown by the lines that are not prose and lie within a line's height
 // of it, until no more do.
 func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) []pdf.Rect {
@@ -821,7 +834,7 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 		for _, l := range lines {
 			if inside(l, box) {
 				n++
-				if (ro.para[l] || ro.narrow[l]) && !ro.caption[l] && l.Size >= 0.7*st.BodySize {
+				if (ro.para[l] || ro.narrow[l]) && !ro.caption[l] && !pictureType(l, st) {
 					proseLines++
 				}
 			}
@@ -1205,9 +1218,14 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 		// Display type (a title, a chapter head: 1.6 times the body size
 		// or more) is never a float's text, even on a banner; a word mark
 		// beside a logo (display type on no graphic) is.
-		if !ro.caption[l] && (l.Size < 1.6*st.BodySize || wordmarkText(l) && !overGraphic(l, gs, extent)) {
+		//
+		// A caption in type under 70 % of the body size inside a figure is
+		// the caption of a picture shown in it (a page reproduced in a
+		// figure, with its own "Figure 1."): the figure's text, not the
+		// document's caption.
+		if (!ro.caption[l] || pictureType(l, st)) && (l.Size < 1.6*st.BodySize || wordmarkText(l) && !overGraphic(l, gs, extent)) {
 			for i, a := range areas {
-				if inside(l, a.box) {
+				if inside(l, a.box) && (!ro.caption[l] || a.kind == FigureText) {
 					if floats[i] == nil {
 						floats[i] = &region{kind: a.kind, float: found[i]}
 					}

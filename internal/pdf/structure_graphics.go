@@ -4,6 +4,7 @@ import (
 	"github.com/klippa-app/go-pdfium/enums"
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/structs"
 )
 
 // Limits on the graphics read per page (Page.Graphics), so that a dense
@@ -38,7 +39,16 @@ type Graphic struct {
 	// Fill and Stroke tell how a path is painted (both false for a
 	// clipping-only path, which is not reported, and for images).
 	Fill, Stroke bool
+	// Blank is true for a path of at least blankMin points each way that
+	// paints nothing but white or fully transparent colour: no ink on a
+	// white page (a white box a word processor draws behind a frame).
+	// Smaller paths are not looked at (false).
+	Blank bool
 }
+
+// blankMin is the size, in points each way, from which a path's colours
+// are read to tell a blank path (Graphic.Blank).
+const blankMin = 10
 
 // graphics reads the page's non-text objects, at most
 // maxGraphicsVisited objects visited. It never fails: objects pdfium
@@ -126,6 +136,9 @@ func (d *Document) graphics(pageReq requests.Page, ox, oy float64) (out []Graphi
 			}
 		}
 		g.Box = Rect{r.X0 - ox, r.Y0 - oy, r.X1 - ox, r.Y1 - oy}
+		if g.Kind == GraphicPath && g.Box.Width() >= blankMin && g.Box.Height() >= blankMin {
+			g.Blank = d.blank(obj, g.Fill, g.Stroke)
+		}
 		out = append(out, g)
 	}
 	for i := 0; i < oc.Count && visited < maxGraphicsVisited; i++ {
@@ -168,4 +181,26 @@ func (m matrix) rect(r Rect) Rect {
 		out = Rect{min(out.X0, x), min(out.Y0, y), max(out.X1, x), max(out.Y1, y)}
 	}
 	return out
+}
+
+// blank reports whether path obj paints only white or fully transparent
+// colour with the fill and stroke it has; false when a colour cannot be
+// read.
+func (d *Document) blank(obj references.FPDF_PAGEOBJECT, fill, stroke bool) bool {
+	white := func(c structs.FPDF_COLOR) bool {
+		return c.A == 0 || c.R >= 250 && c.G >= 250 && c.B >= 250
+	}
+	if fill {
+		c, err := d.inst.FPDFPageObj_GetFillColor(&requests.FPDFPageObj_GetFillColor{PageObject: obj})
+		if err != nil || !white(c.FillColor) {
+			return false
+		}
+	}
+	if stroke {
+		c, err := d.inst.FPDFPageObj_GetStrokeColor(&requests.FPDFPageObj_GetStrokeColor{PageObject: obj})
+		if err != nil || !white(c.StrokeColor) {
+			return false
+		}
+	}
+	return true
 }
