@@ -6,6 +6,7 @@
 //	go run ./bench/inspect gaps 'GLOB'            # glyph-gap statistics, between glyphs with and without a space (GAPSHOW=1: the unspaced gaps over 0.12 em)
 //	go run ./bench/inspect calib 'GLOB'           # the text-layer trust check (chunk.Assess) of every page, with its diagnosis
 //	go run ./bench/inspect tables 'GLOB'          # every table chunk as the note shows it, with its caption
+//	go run ./bench/inspect boxes FILE.pdf:PAGE=OUT.png # the page drawn with every chunk's box (figures red, tables green, captions orange, the rest blue)
 //
 // A GLOB is matched against file names as given; for the shared corpus use
 // '../shared/corpus/pdf/*.pdf'. They were TestDump, TestGapStats
@@ -30,7 +31,7 @@ import (
 
 func main() {
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: inspect dump FILE.pdf[:PAGE] | gaps GLOB | calib GLOB | tables GLOB")
+		fmt.Fprintln(os.Stderr, "usage: inspect dump FILE.pdf[:PAGE] | gaps GLOB | calib GLOB | tables GLOB | boxes FILE.pdf:PAGE=OUT.png")
 		os.Exit(2)
 	}
 	ctx := context.Background()
@@ -53,8 +54,10 @@ func main() {
 		err = calib(ctx, e, os.Args[2])
 	case "tables":
 		err = tables(ctx, e, os.Args[2])
+	case "boxes":
+		err = boxes(ctx, e, os.Args[2])
 	default:
-		err = fmt.Errorf("unknown aid %q: use dump, gaps, calib or tables", os.Args[1])
+		err = fmt.Errorf("unknown aid %q: use dump, gaps, calib, tables or boxes", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "inspect:", err)

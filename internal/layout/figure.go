@@ -222,6 +222,9 @@ func linkFloats(pages []*Page, st Stats) {
 				link(best, c.b, pages[c.page].Number)
 			}
 		}
+		if c.b.Float == nil && c.b.Kind == Figure {
+			vouchedFloat(pages[c.page], c.b, floatSide[Figure], st)
+		}
 		if c.b.Float == nil && c.b.Kind == Caption && !strings.HasPrefix(strings.ToLower(c.b.Label), "listing") && !strings.HasPrefix(strings.ToLower(c.b.Label), "algorithm") {
 			c.b.Kind, c.b.Label = Paragraph, ""
 		}
@@ -241,6 +244,96 @@ func linkFloats(pages []*Page, st Stats) {
 				f.Cells = nil
 			}
 		}
+	}
+}
+
+// vouchedFloat makes a figure of the blocks that figure caption b, which
+// found no float, captions: a figure's caption vouches for a figure next
+// to it, and a figure of text (a table of words or symbols captioned as a
+// figure, a diagram of text) is read as equations and short paragraphs.
+// The blocks are the ones beside the caption on the side the document
+// sets figures (side: 1 above the caption, -1 below; then the other
+// side), across its width, one after the other from the caption outwards
+// less than two body lines apart (the first within the distance a float
+// may be from its caption), that are paragraphs, equations or code and
+// not running text (a paragraph of two lines or more, one of them prose,
+// in the body's type or larger); at least two lines in all. They become
+// one FigureText block of a new figure linked to b.
+func vouchedFloat(p *Page, b *Block, side int, st Stats) {
+	q := 0
+	if len(b.Lines) > 0 {
+		q = b.Lines[0].quarter
+	}
+	bb := rotateRect(b.Box, q)
+	prevOf := map[*Block]bool{}
+	for _, o := range p.Blocks {
+		if o.Prev != nil {
+			prevOf[o.Prev] = true
+		}
+	}
+	for _, s := range []int{side, -side} {
+		var near []*Block
+		for _, o := range p.Blocks {
+			ob := rotateRect(o.Box, q)
+			if o == b || o.Kind.Furniture() || o.Rotated != b.Rotated || math.Min(ob.X1, bb.X1)-math.Max(ob.X0, bb.X0) < 0.3*math.Min(ob.Width(), bb.Width()) {
+				continue
+			}
+			if s > 0 && ob.Y0 >= bb.Y1-1 || s < 0 && ob.Y1 <= bb.Y0+1 {
+				near = append(near, o)
+			}
+		}
+		dist := func(o *Block) float64 {
+			ob := rotateRect(o.Box, q)
+			if s > 0 {
+				return ob.Y0 - bb.Y1
+			}
+			return bb.Y0 - ob.Y1
+		}
+		sort.SliceStable(near, func(i, j int) bool { return dist(near[i]) < dist(near[j]) })
+		var took []*Block
+		edge, limit := 0.0, math.Max(6*st.BodySize, 0.15*math.Max(p.Height, p.Width))
+		for _, o := range near {
+			if d := dist(o); d-edge > limit {
+				break
+			}
+			running := o.Kind == Paragraph && len(o.Lines) >= 2 && anyProse(o) && o.Size() >= 0.95*st.BodySize
+			if o.Kind != Paragraph && o.Kind != Equation && o.Kind != Code || running || o.Float != nil || o.Continues || o.Prev != nil || prevOf[o] {
+				break
+			}
+			took = append(took, o)
+			ob := rotateRect(o.Box, q)
+			if s > 0 {
+				edge = ob.Y1 - bb.Y1
+			} else {
+				edge = bb.Y0 - ob.Y0
+			}
+			limit = 2 * st.BodySize
+		}
+		var lines []*Line
+		for _, o := range took {
+			lines = append(lines, o.Lines...)
+		}
+		if len(lines) < 2 {
+			continue
+		}
+		sortLinesTopDown(lines)
+		text := newBlock(FigureText, lines)
+		text.Section, text.Rotated = took[0].Section, b.Rotated
+		f := &Float{Kind: Figure, Box: text.Box, Text: text, Rotated: b.Rotated}
+		text.Float = f
+		var kept []*Block
+		placed := false
+		for _, o := range p.Blocks {
+			if !slices.Contains(took, o) {
+				kept = append(kept, o)
+			} else if !placed {
+				kept, placed = append(kept, text), true
+			}
+		}
+		p.Blocks = kept
+		p.Floats = append(p.Floats, f)
+		link(f, b, p.Number)
+		return
 	}
 }
 

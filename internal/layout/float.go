@@ -200,6 +200,7 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 	}
 	ro := rolesOf(rs, horizontalRules(gs))
 	var marks, images, blanks []pdf.Rect
+	scanned := false
 	pageArea := extent.Width() * extent.Height()
 	for _, g := range gs {
 		// A graphic reaching far beyond the page is drawn under a clip
@@ -219,7 +220,9 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 		w, h := b.Width(), b.Height()
 		switch {
 		case w*h > 0.6*pageArea:
-			// A page background or a frame around the whole page.
+			// A page background or a frame around the whole page; an
+			// image this large is a scanned page's (scannedFigures).
+			scanned = scanned || g.Kind == pdf.GraphicImage
 		case g.Blank:
 			// A white box on a white page draws nothing: it holds a
 			// figure's marks together (a plot's background) but is no
@@ -253,6 +256,11 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 	v = append(v, blanks...)
 	for _, a := range figures(marks, h, v, images, lines, areas, ro, st) {
 		areas = append(areas, floatArea{FigureText, a})
+	}
+	if scanned {
+		for _, a := range scannedFigures(lines, areas, ro, st) {
+			areas = append(areas, floatArea{FigureText, a})
+		}
 	}
 	// A table drawn inside a figure (a page shown in a figure) is part of
 	// the figure.
@@ -892,6 +900,120 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 				}
 			}
 		}
+	}
+	return out
+}
+
+// scannedFigures finds the figures of a page drawn as one image (a
+// scanned page with an OCR text layer), whose graphics are part of that
+// image and so cannot be told from its paper: next to a figure caption
+// with no float of its own, the figure is the area of the image that
+// holds no running text, over the caption's width, from the caption to
+// the nearest running text, caption, display type or line of words (or
+// the top or bottom of the page's text). The figure is looked for above its caption
+// first (where figures set their captions), then below; an area less
+// than 36 points high (figureSized) is none. Short lines inside it (tick
+// labels) become its text.
+func scannedFigures(lines []*Line, taken []floatArea, ro roles, st Stats) []pdf.Rect {
+	var out []pdf.Rect
+	top, bottom := math.Inf(-1), math.Inf(1)
+	for _, l := range lines {
+		top, bottom = math.Max(top, l.Box.Y1), math.Min(bottom, l.Box.Y0)
+	}
+	across := func(a, b pdf.Rect) bool {
+		return math.Min(a.X1, b.X1)-math.Max(a.X0, b.X0) > 0.3*math.Min(a.Width(), b.Width())
+	}
+	for _, l := range lines {
+		if k, _ := captionKind(l.Text); !ro.caption[l] || k != Figure {
+			continue
+		}
+		// The caption's lines: the ones below its first, one under the
+		// other.
+		cb := l.Box
+		for grown := true; grown; {
+			grown = false
+			for _, m := range lines {
+				if ro.caption[m] && !captionText(m.Text) && m.Box.Y1 <= cb.Y0+1 && cb.Y0-m.Box.Y1 < 1.5*m.Size && across(m.Box, cb) {
+					cb, grown = cb.Union(m.Box), true
+				}
+			}
+		}
+		own := false
+		for _, a := range append(taken, floatsOf(out)...) {
+			if across(a.box, cb) && (a.box.Y0 >= cb.Y1-1 && a.box.Y0-cb.Y1 <= 3*st.BodySize || a.box.Y1 <= cb.Y0+1 && cb.Y0-a.box.Y1 <= 3*st.BodySize) {
+				own = true
+				break
+			}
+		}
+		if own {
+			continue
+		}
+		// stops reports whether m bounds the figure: running text, a
+		// caption, display type, or a line of four words or more (an OCR
+		// layer's sizes are too rough for prose's measure in ems: a
+		// figure's labels are shorter).
+		stops := func(m *Line) bool {
+			return m != l && across(m.Box, cb) && (ro.running[m] || ro.caption[m] || m.Size >= 1.6*st.BodySize || statsOf(m).words >= 4)
+		}
+		// A stop's paragraph stops it too: the lines right under or over
+		// a stop (less than half a line apart), such as the short last
+		// line of a caption the OCR layer garbled.
+		stop := map[*Line]bool{}
+		for _, m := range lines {
+			if stops(m) && m.Box.Intersect(cb) == (pdf.Rect{}) {
+				stop[m] = true
+			}
+		}
+		for grown := true; grown; {
+			grown = false
+			for _, m := range lines {
+				if stop[m] || m == l || m.Box.Intersect(cb) != (pdf.Rect{}) {
+					continue
+				}
+				for o := range stop {
+					gap := math.Max(o.Box.Y0-m.Box.Y1, m.Box.Y0-o.Box.Y1)
+					if gap < 0.5*math.Max(o.Size, m.Size) && across(m.Box, o.Box) {
+						stop[m], grown = true, true
+						break
+					}
+				}
+			}
+		}
+		up, down := top, bottom
+		for _, m := range lines {
+			if !stop[m] {
+				continue
+			}
+			if m.Box.Y0 >= cb.Y1-1 {
+				up = math.Min(up, m.Box.Y0)
+			} else if m.Box.Y1 <= cb.Y0+1 {
+				down = math.Max(down, m.Box.Y1)
+			}
+		}
+		for _, a := range taken {
+			if across(a.box, cb) {
+				if a.box.Y0 >= cb.Y1-1 {
+					up = math.Min(up, a.box.Y0)
+				} else if a.box.Y1 <= cb.Y0+1 {
+					down = math.Max(down, a.box.Y1)
+				}
+			}
+		}
+		switch {
+		case up-cb.Y1 >= 36:
+			out = append(out, pdf.Rect{X0: cb.X0, Y0: cb.Y1, X1: cb.X1, Y1: up})
+		case cb.Y0-down >= 36:
+			out = append(out, pdf.Rect{X0: cb.X0, Y0: down, X1: cb.X1, Y1: cb.Y0})
+		}
+	}
+	return out
+}
+
+// floatsOf returns figure areas of boxes.
+func floatsOf(boxes []pdf.Rect) []floatArea {
+	out := make([]floatArea, len(boxes))
+	for i, b := range boxes {
+		out[i] = floatArea{FigureText, b}
 	}
 	return out
 }
