@@ -565,6 +565,7 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 		minLevel = min(minLevel, f.e.Level)
 	}
 	opened := map[*Block]bool{}
+	outlineTitles := map[*Block]string{}
 	for i := len(found) - 1; i >= 0; i-- {
 		f := found[i]
 		p := pages[f.m.page-1]
@@ -574,6 +575,7 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 			if b.Section == nil {
 				b.Section = &Section{Title: strings.Join(strings.Fields(f.e.Title), " "), Level: level, FromOutline: true}
 				opened[b] = true
+				outlineTitles[b] = f.e.Title
 			}
 			continue
 		}
@@ -613,15 +615,34 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 		head.Section = &Section{Title: title, Level: level, FromOutline: true}
 		head.Rotated = b.Rotated
 		opened[head] = true
+		outlineTitles[head] = f.e.Title
 		p.Blocks = append(p.Blocks[:f.m.block], append(parts, p.Blocks[f.m.block+1:]...)...)
+	}
+	// The outline's sections with outline sections below them.
+	deeper := map[*Block]bool{}
+	var stack []*Block
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			if !opened[b] {
+				continue
+			}
+			for len(stack) > 0 && stack[len(stack)-1].Section.Level >= b.Section.Level {
+				stack = stack[:len(stack)-1]
+			}
+			for _, a := range stack {
+				deeper[a] = true
+			}
+			stack = append(stack, b)
+		}
 	}
 	// Headings the outline does not name.
 	first := true
 	demoted := map[*Block]bool{}
+	var parent *Block // the latest section the outline opened
 	for _, p := range pages {
 		for _, b := range p.Blocks {
 			if opened[b] {
-				first = false
+				first, parent = false, b
 				continue
 			}
 			if b.Kind != Heading {
@@ -633,6 +654,14 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 				b.Section = &Section{Title: text, Level: 1}
 			case first && namedHeadings[bareHeading(text)]:
 				b.Section = &Section{Title: text, Level: 1}
+			case parent != nil && !deeper[parent] && !strings.HasSuffix(text, ".") && subsectionLevel(text, parent, outlineTitles[parent]) > 0:
+				// The outline stops above this depth: a numbered
+				// subsection of its section ("A.1" in "Appendix A") is
+				// one, as the outline would have said had it gone deeper.
+				// A title ending in a period is a run-in heading's that a
+				// line end cut from its paragraph; its siblings run into
+				// theirs, so none opens a section.
+				b.Section = &Section{Title: text, Level: subsectionLevel(text, parent, outlineTitles[parent])}
 			default:
 				b.Kind = Paragraph
 				demoted[b] = true
@@ -643,6 +672,42 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 		labelsIntoText(p, demoted)
 	}
 	return true
+}
+
+var (
+	// headNumberNamed and headNumberPlain find a heading's number:
+	// "Appendix A. …" → "A", "Chapter 3 …" → "3"; "2.1 …", "A.1. …" →
+	// "2.1", "A.1".
+	headNumberNamed = regexp.MustCompile(`^(?i:appendix|chapter|part)\s+([A-Z]|\d{1,2})\b`)
+	headNumberPlain = regexp.MustCompile(`^((?:\d{1,2}|[A-Z])(?:\.\d{1,2})*)\.?\s+\S`)
+)
+
+func headNumber(text string) string {
+	flat := strings.Join(strings.Fields(text), " ")
+	if m := headNumberNamed.FindStringSubmatch(flat); m != nil {
+		return m[1]
+	}
+	if m := headNumberPlain.FindStringSubmatch(flat); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// subsectionLevel returns the level of heading text as a subsection of
+// the outline's section opened by parent (whose outline entry is titled
+// title): its number extends the section's ("2.1" or "2.1.3" under
+// "2 History", "A.1" under "Appendix A. Installation"), one level per
+// added part. 0 when it does not.
+func subsectionLevel(text string, parent *Block, title string) int {
+	n := headNumber(text)
+	p := headNumber(parent.Text())
+	if p == "" {
+		p = headNumber(title)
+	}
+	if n == "" || p == "" || !strings.HasPrefix(n, p+".") {
+		return 0
+	}
+	return parent.Section.Level + strings.Count(n, ".") - strings.Count(p, ".")
 }
 
 // labelsIntoText joins each label of a page (a one-line block of at most

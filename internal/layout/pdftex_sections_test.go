@@ -54,3 +54,55 @@ func TestSmallCapsSections(t *testing.T) {
 		t.Errorf("%d paragraphs, want 5: %q", len(paras), paras)
 	}
 }
+
+// A document whose outline lists its sections but not their numbered
+// subsections (a bookmark depth of 1): the outline governs, and the
+// subsections whose numbers extend its sections' ("1.1" in "1
+// Introduction") open sections below them. A PDF made at test time by
+// pdfTeX from testdata/shallow_outline.tex.
+func TestShallowOutlineSubsections(t *testing.T) {
+	tex, err := exec.LookPath("pdftex")
+	if err != nil {
+		t.Skip("pdftex (texlive-binaries, installed with texlive-base by .ci/run) is not on PATH")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "shallow_outline.tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t.tex"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(tex, "-interaction=nonstopmode", "t.tex")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pdftex: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "t.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Outline) != 2 {
+		t.Fatalf("outline %+v, want the two sections", st.Outline)
+	}
+	type sec struct {
+		title string
+		level int
+	}
+	var got []sec
+	for _, p := range Document(pages, st) {
+		for _, b := range p.Blocks {
+			if b.Section != nil {
+				got = append(got, sec{b.Section.Title, b.Section.Level})
+			}
+		}
+	}
+	want := []sec{{"1 Introduction", 1}, {"1.1 Background", 2}, {"1.2 Scope", 2}, {"2 Methods", 1}, {"2.1 Data", 2}}
+	if !slices.Equal(got, want) {
+		t.Errorf("sections %v, want %v", got, want)
+	}
+}
