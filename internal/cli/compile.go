@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/crossmem/crossmem/internal/search"
+	"math"
 	"slices"
 
 	"github.com/schollz/progressbar/v3"
@@ -17,6 +17,7 @@ import (
 	"github.com/crossmem/crossmem/internal/library"
 	"github.com/crossmem/crossmem/internal/llm"
 	"github.com/crossmem/crossmem/internal/render"
+	"github.com/crossmem/crossmem/internal/search"
 )
 
 // compileOptions are compile's arguments and flags.
@@ -46,10 +47,12 @@ type unquotableJSON struct {
 }
 
 // unquotableWhere names what could not be quoted: a page, or a block of
-// it.
+// it with its bbox ("a block of page 3 at [72 300.5 540 340] (PDF
+// points)", to the tenth of a point).
 func unquotableWhere(u chunk.Unquotable) string {
-	if u.BBox != nil {
-		return fmt.Sprintf("a block of page %d", u.Page)
+	if b := u.BBox; b != nil {
+		pt := func(v float64) float64 { return math.Round(v*10) / 10 }
+		return fmt.Sprintf("a block of page %d at [%g %g %g %g] (PDF points)", u.Page, pt(b[0]), pt(b[1]), pt(b[2]), pt(b[3]))
 	}
 	return fmt.Sprintf("page %d", u.Page)
 }
