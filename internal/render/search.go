@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/search"
 )
@@ -47,7 +48,7 @@ func Hits(query string, hits []search.Hit) string {
 		fmt.Fprintf(&b, "   chunk: %s\n", h.ChunkID)
 		fmt.Fprintf(&b, "   excerpt: %s\n", h.Excerpt)
 		if m := h.Media; m != nil {
-			if m.Transcript == "asr" {
+			if m.Transcript == chunk.TranscriptASR {
 				fmt.Fprintf(&b, "   transcript: speech recognition by %s (not the speaker's verbatim words; check the recording)\n", firstOr(m.ASRModel, "a speech model"))
 			}
 			if m.SlideOCR != "" {

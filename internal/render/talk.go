@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/media"
 	"github.com/crossmem/crossmem/internal/search"
 )
@@ -12,7 +13,7 @@ import (
 // after indent: a speech model's transcript (not the speaker's verbatim
 // words), and the slide text OCR read (never quotable as speech).
 func writeMediaNotes(b *strings.Builder, m *search.Media, indent string) {
-	if m.Transcript == "asr" {
+	if m.Transcript == chunk.TranscriptASR {
 		fmt.Fprintf(b, "%stranscript: speech recognition by %s (not the speaker's verbatim words; check the recording)\n", indent, firstOr(m.ASRModel, "a speech model"))
 	}
 	if m.SlideOCR != "" {
