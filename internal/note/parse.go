@@ -286,39 +286,6 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 	if len(body) < 6 || body[0] != "provenance:" {
 		return false
 	}
-	plain := func(s string) (string, bool) {
-		if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || strings.ContainsAny(s[1:len(s)-1], `"\`) {
-			return "", false
-		}
-		return s[1 : len(s)-1], true
-	}
-	nums := func(s string, n int) ([]float64, bool) {
-		inner, ok := strings.CutPrefix(s, "[")
-		if !ok {
-			return nil, false
-		}
-		if inner, ok = strings.CutSuffix(inner, "]"); !ok {
-			return nil, false
-		}
-		parts := strings.Split(inner, ", ")
-		if len(parts) != n {
-			return nil, false
-		}
-		out := make([]float64, n)
-		for i, p := range parts {
-			f, err := strconv.ParseFloat(p, 64)
-			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || strings.ContainsAny(p, "xXpP_") {
-				return nil, false
-			}
-			out[i] = f
-		}
-		return out, true
-	}
-	order := []string{"page", "page_label", "section", "section_path", "bbox", "text_sha256", "byte_range", "continues",
-		"label", "caption_of", "float", "caption", "caption_bbox", "image", "image_sha256", "alt_text"}
-	optional := map[string]bool{"page_label": true, "section_path": true, "continues": true,
-		"label": true, "caption_of": true, "float": true, "caption": true, "caption_bbox": true, "image": true, "image_sha256": true,
-		"alt_text": true}
 	var v chunk.Chunk
 	k := 0
 	for _, line := range body[1:] {
@@ -330,94 +297,19 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 		if !ok {
 			return false
 		}
-		for k < len(order) && order[k] != name {
-			if !optional[order[k]] {
+		for k < len(fastFields) && fastFields[k].name != name {
+			if !fastFields[k].optional {
 				return false
 			}
 			k++
 		}
-		if k == len(order) {
+		if k == len(fastFields) || !fastFields[k].read(val, &v) {
 			return false
 		}
 		k++
-		switch name {
-		case "page":
-			pg, err := strconv.Atoi(val)
-			if err != nil {
-				return false
-			}
-			v.Page = pg
-		case "page_label", "section", "continues", "label", "caption_of", "float", "caption", "image", "image_sha256", "alt_text":
-			s, ok := plain(val)
-			if !ok {
-				return false
-			}
-			switch name {
-			case "page_label":
-				v.PageLabel = s
-			case "section":
-				v.Section = s
-			case "continues":
-				v.Continues = s
-			case "label":
-				v.Label = s
-			case "caption_of":
-				v.CaptionOf = s
-			case "float":
-				v.Float = s
-			case "caption":
-				v.Caption = s
-			case "image":
-				v.Image = s
-			case "alt_text":
-				v.AltText = s
-			default:
-				v.ImageSHA256 = s
-			}
-		case "caption_bbox":
-			bb, ok := nums(val, 4)
-			if !ok {
-				return false
-			}
-			var cb [4]float64
-			copy(cb[:], bb)
-			v.CaptionBBox = &cb
-		case "section_path":
-			inner, ok := strings.CutPrefix(val, "[")
-			if !ok {
-				return false
-			}
-			if inner, ok = strings.CutSuffix(inner, "]"); !ok || inner == "" {
-				return false
-			}
-			for _, part := range strings.Split(inner, ", ") {
-				s, ok := plain(part)
-				if !ok {
-					return false
-				}
-				v.SectionPath = append(v.SectionPath, s)
-			}
-		case "bbox":
-			bb, ok := nums(val, 4)
-			if !ok {
-				return false
-			}
-			copy(v.BBox[:], bb)
-		case "text_sha256":
-			if len(val) != 66 || val[0] != '"' || val[65] != '"' {
-				return false
-			}
-			v.TextSHA256 = val[1:65]
-		case "byte_range":
-			r, ok := nums(val, 2)
-			if !ok || r[0] != float64(int(r[0])) || r[1] != float64(int(r[1])) {
-				return false
-			}
-			v.ByteRange = [2]int{int(r[0]), int(r[1])}
-		}
 	}
-	for ; k < len(order); k++ {
-		if !optional[order[k]] {
+	for ; k < len(fastFields); k++ {
+		if !fastFields[k].optional {
 			return false
 		}
 	}
@@ -426,4 +318,127 @@ func fastProvenance(body []string, c *chunk.Chunk) bool {
 	c.Label, c.CaptionOf, c.Float, c.Caption, c.CaptionBBox = v.Label, v.CaptionOf, v.Float, v.Caption, v.CaptionBBox
 	c.Image, c.ImageSHA256, c.AltText = v.Image, v.ImageSHA256, v.AltText
 	return true
+}
+
+// fastField is a provenance key fastProvenance reads: whether Format may
+// leave it out, and how its value is read into a chunk (false: the value
+// is not in Format's layout, and the YAML decoder reads the block).
+type fastField struct {
+	name     string
+	optional bool
+	read     func(val string, v *chunk.Chunk) bool
+}
+
+// fastFields are the provenance keys of a paper's chunk in the order
+// Format writes them: the one table of what fastProvenance reads.
+var fastFields = []fastField{
+	{"page", false, func(val string, v *chunk.Chunk) bool {
+		pg, err := strconv.Atoi(val)
+		v.Page = pg
+		return err == nil
+	}},
+	{"page_label", true, plainField(func(v *chunk.Chunk, s string) { v.PageLabel = s })},
+	{"section", false, plainField(func(v *chunk.Chunk, s string) { v.Section = s })},
+	{"section_path", true, func(val string, v *chunk.Chunk) bool {
+		inner, ok := strings.CutPrefix(val, "[")
+		if !ok {
+			return false
+		}
+		if inner, ok = strings.CutSuffix(inner, "]"); !ok || inner == "" {
+			return false
+		}
+		for _, part := range strings.Split(inner, ", ") {
+			s, ok := plainString(part)
+			if !ok {
+				return false
+			}
+			v.SectionPath = append(v.SectionPath, s)
+		}
+		return true
+	}},
+	{"bbox", false, func(val string, v *chunk.Chunk) bool {
+		bb, ok := plainNumbers(val, 4)
+		if ok {
+			copy(v.BBox[:], bb)
+		}
+		return ok
+	}},
+	{"text_sha256", false, func(val string, v *chunk.Chunk) bool {
+		if len(val) != 66 || val[0] != '"' || val[65] != '"' {
+			return false
+		}
+		v.TextSHA256 = val[1:65]
+		return true
+	}},
+	{"byte_range", false, func(val string, v *chunk.Chunk) bool {
+		r, ok := plainNumbers(val, 2)
+		if !ok || r[0] != float64(int(r[0])) || r[1] != float64(int(r[1])) {
+			return false
+		}
+		v.ByteRange = [2]int{int(r[0]), int(r[1])}
+		return true
+	}},
+	{"continues", true, plainField(func(v *chunk.Chunk, s string) { v.Continues = s })},
+	{"label", true, plainField(func(v *chunk.Chunk, s string) { v.Label = s })},
+	{"caption_of", true, plainField(func(v *chunk.Chunk, s string) { v.CaptionOf = s })},
+	{"float", true, plainField(func(v *chunk.Chunk, s string) { v.Float = s })},
+	{"caption", true, plainField(func(v *chunk.Chunk, s string) { v.Caption = s })},
+	{"caption_bbox", true, func(val string, v *chunk.Chunk) bool {
+		bb, ok := plainNumbers(val, 4)
+		if ok {
+			var cb [4]float64
+			copy(cb[:], bb)
+			v.CaptionBBox = &cb
+		}
+		return ok
+	}},
+	{"image", true, plainField(func(v *chunk.Chunk, s string) { v.Image = s })},
+	{"image_sha256", true, plainField(func(v *chunk.Chunk, s string) { v.ImageSHA256 = s })},
+	{"alt_text", true, plainField(func(v *chunk.Chunk, s string) { v.AltText = s })},
+}
+
+// plainField reads a double-quoted string without escapes into a chunk
+// with set.
+func plainField(set func(v *chunk.Chunk, s string)) func(string, *chunk.Chunk) bool {
+	return func(val string, v *chunk.Chunk) bool {
+		s, ok := plainString(val)
+		if ok {
+			set(v, s)
+		}
+		return ok
+	}
+}
+
+// plainString returns the inside of a double-quoted YAML string that holds
+// no quote or backslash (so no escapes): as Format writes most strings.
+func plainString(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || strings.ContainsAny(s[1:len(s)-1], `"\`) {
+		return "", false
+	}
+	return s[1 : len(s)-1], true
+}
+
+// plainNumbers reads a flow sequence of n finite decimal numbers ("[72,
+// 100.5, 540, 200]") as Format writes them.
+func plainNumbers(s string, n int) ([]float64, bool) {
+	inner, ok := strings.CutPrefix(s, "[")
+	if !ok {
+		return nil, false
+	}
+	if inner, ok = strings.CutSuffix(inner, "]"); !ok {
+		return nil, false
+	}
+	parts := strings.Split(inner, ", ")
+	if len(parts) != n {
+		return nil, false
+	}
+	out := make([]float64, n)
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(p, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || strings.ContainsAny(p, "xXpP_") {
+			return nil, false
+		}
+		out[i] = f
+	}
+	return out, true
 }
