@@ -213,8 +213,13 @@ func Build(pages []*layout.Page) Result {
 	var prevBody string // id of the last body chunk, for Continues
 	blockID := map[*layout.Block]string{}
 	floatChunk := map[*layout.Float]int{}
-	captionChunk := map[*layout.Block]int{}
-	var captions []int // caption chunks to link to their floats
+	// captions are the caption chunks to link to their floats: the
+	// chunk's index and its float.
+	type captionLink struct {
+		i int
+		f *layout.Float
+	}
+	var captions []captionLink
 	for _, p := range pages {
 		if ok, reason := Assess(p); !ok {
 			res.Unquotable = append(res.Unquotable, Unquotable{Page: p.Number, Reason: reason})
@@ -324,9 +329,8 @@ func Build(pages []*layout.Page) Result {
 				figure(f) // (once: the figure's text may have come first)
 			case b.Kind == layout.Figure || b.Kind == layout.Table || b.Kind == layout.Caption:
 				c := Chunk{Type: TypeCaption, Text: text, BBox: box(b.Box), Label: b.Label, CaptionOf: captionOf(b)}
-				captionChunk[b] = len(res.Chunks)
 				if f != nil {
-					captions = append(captions, len(res.Chunks))
+					captions = append(captions, captionLink{len(res.Chunks), f})
 				}
 				add(b, c)
 			case b.Kind == layout.TableText && f != nil && len(f.Cells) > 0 && !emitted[f]:
@@ -375,20 +379,13 @@ func Build(pages []*layout.Page) Result {
 		}
 	}
 	// Links between captions and their floats.
-	for _, i := range captions {
-		var f *layout.Float
-		for b, j := range captionChunk {
-			if j == i {
-				f = b.Float
-				break
-			}
-		}
-		j, ok := floatChunk[f]
-		if f == nil || !ok {
+	for _, c := range captions {
+		j, ok := floatChunk[c.f]
+		if !ok {
 			continue
 		}
-		res.Chunks[i].Float = res.Chunks[j].ID
-		res.Chunks[j].Caption = res.Chunks[i].ID
+		res.Chunks[c.i].Float = res.Chunks[j].ID
+		res.Chunks[j].Caption = res.Chunks[c.i].ID
 	}
 	return res
 }

@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -95,5 +96,59 @@ func TestTableMarkdownRoundTrip(t *testing.T) {
 	}
 	if _, ok := ParseTableMarkdown([]string{"Table 1: a caption"}); ok {
 		t.Error("a caption read as a table")
+	}
+}
+
+// captionedTables returns n pages, each with a table and its caption
+// above it (Table k), for BenchmarkBuildCaptions and
+// TestBuildLinksManyCaptions.
+func captionedTables(n int) []*layout.Page {
+	var pages []*layout.Page
+	for i := 1; i <= n; i++ {
+		tab := &layout.Float{Kind: layout.Table, Box: pdf.Rect{X0: 72, Y0: 100, X1: 540, Y1: 250}, Cells: [][]string{{"Model", "BLEU"}, {"Ours", "28.4"}}}
+		label := "Table " + strconv.Itoa(i)
+		capBlock := block(layout.Table, label+": Scores.", [4]float64{72, 260, 540, 272})
+		capBlock.Float, capBlock.Label = tab, label
+		tab.Caption = capBlock
+		text := block(layout.TableText, "Model BLEU\nOurs 28.4", [4]float64{72, 100, 540, 250})
+		text.Float = tab
+		tab.Text = text
+		p := page(i, "", block(layout.Paragraph, prose, [4]float64{72, 660, 540, 760}), capBlock, text)
+		p.Floats = []*layout.Float{tab}
+		pages = append(pages, p)
+	}
+	return pages
+}
+
+// TestBuildLinksManyCaptions: each of 300 captions is linked to its own
+// table and back.
+func TestBuildLinksManyCaptions(t *testing.T) {
+	res := Build(captionedTables(300))
+	byID := map[string]Chunk{}
+	for _, c := range res.Chunks {
+		byID[c.ID] = c
+	}
+	n := 0
+	for _, c := range res.Chunks {
+		if c.Type != TypeCaption {
+			continue
+		}
+		n++
+		tab, ok := byID[c.Float]
+		if !ok || tab.Type != TypeTable || tab.Page != c.Page || tab.Caption != c.ID {
+			t.Fatalf("caption %s (%q) linked to %q (%+v)", c.ID, c.Text, c.Float, tab)
+		}
+	}
+	if n != 300 {
+		t.Errorf("%d captions, want 300", n)
+	}
+}
+
+// BenchmarkBuildCaptions chunks 2,000 pages with a captioned table each:
+// linking captions to their floats is linear in their number.
+func BenchmarkBuildCaptions(b *testing.B) {
+	pages := captionedTables(2000)
+	for b.Loop() {
+		Build(pages)
 	}
 }
