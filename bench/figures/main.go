@@ -99,8 +99,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	gtDir := filepath.Join(dir, "..", "groundtruth")
-	cache, _ := os.UserCacheDir()
-	e, err := pdf.Open(context.Background(), pdf.Options{CacheDir: filepath.Join(cache, "crossmem", "wazero")})
+	e, err := pdf.Open(context.Background(), pdf.Options{CacheDir: corpus.WazeroCache()})
 	if err != nil {
 		fmt.Fprintln(stderr, "figures:", err)
 		return 1

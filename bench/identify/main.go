@@ -115,8 +115,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	ctx := context.Background()
-	cache, _ := os.UserCacheDir()
-	engine, err := pdf.Open(ctx, pdf.Options{CacheDir: filepath.Join(cache, "crossmem", "wazero")})
+	engine, err := pdf.Open(ctx, pdf.Options{CacheDir: corpus.WazeroCache()})
 	if err != nil {
 		fmt.Fprintln(stderr, "identify:", err)
 		return 1

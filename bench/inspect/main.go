@@ -24,6 +24,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/crossmem/crossmem/bench/internal/corpus"
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/layout"
 	"github.com/crossmem/crossmem/internal/pdf"
@@ -35,11 +36,7 @@ func main() {
 		os.Exit(2)
 	}
 	ctx := context.Background()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	e, err := pdf.Open(ctx, pdf.Options{CacheDir: filepath.Join(cache, "crossmem", "wazero")})
+	e, err := pdf.Open(ctx, pdf.Options{CacheDir: corpus.WazeroCache()})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "inspect:", err)
 		os.Exit(1)

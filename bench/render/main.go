@@ -74,11 +74,7 @@ func run(corpusFlag string, n, width int, maxMedian time.Duration, verbose, noPo
 	if err != nil {
 		return err
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	e, err := pdf.Open(context.Background(), pdf.Options{CacheDir: filepath.Join(cache, "crossmem", "wazero"), Workers: 1})
+	e, err := pdf.Open(context.Background(), pdf.Options{CacheDir: corpus.WazeroCache(), Workers: 1})
 	if err != nil {
 		return err
 	}

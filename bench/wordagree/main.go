@@ -198,7 +198,7 @@ func main() {
 	corpusFlag := flag.String("corpus", "", "folder of PDFs (default ../shared/corpus/pdf relative to the repository root)")
 	jsonOut := flag.String("json", "", "write the per-page data as JSON to this file")
 	minAgree := flag.Float64("min", 0.97, "exit 1 when an included file's tolerant recall or precision is below this")
-	cacheDir := flag.String("cache", defaultCacheDir(), "wazero compilation cache folder")
+	cacheDir := flag.String("cache", corpus.WazeroCache(), "wazero compilation cache folder")
 	show := flag.String("show", "", "FILE.pdf:PAGE: print our text and poppler's for one page and the words they disagree on")
 	flag.Parse()
 
@@ -641,15 +641,4 @@ func showPage(ctx context.Context, engine *pdf.Engine, dir, spec string) error {
 	fmt.Printf("missing (poppler only): %v\n", pr.Missing)
 	fmt.Printf("extra (ours only): %v\n", pr.Extra)
 	return nil
-}
-
-// defaultCacheDir is the wazero cache the crossmem CLI uses.
-func defaultCacheDir() string {
-	if d := os.Getenv("CROSSMEM_CACHE"); d != "" {
-		return filepath.Join(d, "wazero")
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "crossmem", "wazero")
-	}
-	return ""
 }

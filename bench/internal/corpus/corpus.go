@@ -1,5 +1,6 @@
 // Package corpus finds the folder of PDFs the benchmark programs run on
-// and lists its PDFs.
+// and lists its PDFs, and names the wazero cache they compile pdfium
+// into.
 package corpus
 
 import (
@@ -57,4 +58,19 @@ func moduleRoot() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// WazeroCache is the folder of the wazero compilation cache the benchmark
+// programs open pdfium with: the one the crossmem CLI uses, so that either
+// finds pdfium compiled by the other: $CROSSMEM_CACHE/wazero, else
+// crossmem/wazero in the user cache folder (os.UserCacheDir), else
+// crossmem-wazero in the temporary folder.
+func WazeroCache() string {
+	if d := os.Getenv("CROSSMEM_CACHE"); d != "" {
+		return filepath.Join(d, "wazero")
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "crossmem", "wazero")
+	}
+	return filepath.Join(os.TempDir(), "crossmem-wazero")
 }
