@@ -765,6 +765,12 @@ func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
 			}
 			isProse := prose(l)
 			isLabel := sectionLabel.MatchString(l.Text)
+			// A dotted number ("5.1.2", "A.1") is no line number in the
+			// margin: it may take running text as its title.
+			multiPart := isLabel && strings.Contains(strings.TrimSuffix(l.Text, "."), ".")
+			// A list marker set apart from its item by a tab ("a)    text",
+			// "-    text") at the start of its line.
+			isMarker := !isLabel && listMarker.MatchString(l.Text) && !textBefore(lines, l)
 			best, bestDist := -1, math.Inf(1)
 			for j, m := range lines {
 				if j == i || m.Vertical || m.Size <= 0 {
@@ -774,7 +780,14 @@ func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
 				// A section number set apart from its title ("I.    INTRODUCTION")
 				// goes before it.
 				if isLabel && m.Box.X0 > l.Box.X1 && m.Box.X0-l.Box.X1 < 5*s &&
-					math.Abs(l.Base-m.Base) < 0.2*s && math.Abs(l.Size-m.Size) < 0.15*s && !prose(m) {
+					math.Abs(l.Base-m.Base) < 0.2*s && math.Abs(l.Size-m.Size) < 0.15*s && (multiPart || !prose(m)) {
+					if d := m.Box.X0 - l.Box.X1; d < bestDist {
+						best, bestDist = j, d
+					}
+					continue
+				}
+				if isMarker && m.Box.X0 > l.Box.X1 && m.Box.X0-l.Box.X1 < 5*s &&
+					math.Abs(l.Base-m.Base) < 0.3*s && math.Abs(l.Size-m.Size) < 0.3*s {
 					if d := m.Box.X0 - l.Box.X1; d < bestDist {
 						best, bestDist = j, d
 					}
@@ -817,6 +830,23 @@ func attachScripts(lines []*Line, fonts []fontFlags) []*Line {
 		}
 	}
 	return lines
+}
+
+// listMarker is a list item's marker alone: an enumerator ("a)", "(b)",
+// "iv)", "2)") or a bullet or dash.
+var listMarker = regexp.MustCompile(`^(\(?[a-z]\)|\(?[ivx]{1,4}\)|\(?[0-9]{1,2}\)|[-–—•◦▪‣∙])$`)
+
+// textBefore reports whether another line ends on l's baseline less than
+// three of its sizes before l starts: l is then not at the start of its
+// line (a dash ending a column's line, before the gutter).
+func textBefore(lines []*Line, l *Line) bool {
+	s := l.Size
+	for _, m := range lines {
+		if m != l && m.Box.X1 <= l.Box.X0+0.1*s && l.Box.X0-m.Box.X1 < 3*s && math.Abs(m.Base-l.Base) < 0.3*s {
+			return true
+		}
+	}
+	return false
 }
 
 // sectionLabel is a section number alone: "3", "3.2", "IV.", "V.I.II", "B.".

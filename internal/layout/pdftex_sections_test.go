@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/pdf"
@@ -104,5 +105,51 @@ func TestShallowOutlineSubsections(t *testing.T) {
 	want := []sec{{"1 Introduction", 1}, {"1.1 Background", 2}, {"1.2 Scope", 2}, {"2 Methods", 1}, {"2.1 Data", 2}}
 	if !slices.Equal(got, want) {
 		t.Errorf("sections %v, want %v", got, want)
+	}
+}
+
+// List markers and a section number set apart from their text by a tab
+// (a gap wider than the splitting threshold for columns) stay on their
+// line: "a) table-id: …" is one list item, "5.1.2 Mapping …" one
+// heading. A PDF made at test time by pdfTeX from
+// testdata/tabbed_markers.tex.
+func TestTabbedMarkers(t *testing.T) {
+	tex, err := exec.LookPath("pdftex")
+	if err != nil {
+		t.Skip("pdftex (texlive-binaries, installed with texlive-base by .ci/run) is not on PATH")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "tabbed_markers.tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t.tex"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(tex, "-interaction=nonstopmode", "t.tex")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pdftex: %v\n%s", err, out)
+	}
+	pages := Document(readPages(t, filepath.Join(dir, "t.pdf")), pdf.Structure{})
+	var got []string
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			if !b.Kind.Furniture() {
+				got = append(got, string(b.Kind)+": "+strings.Join(strings.Fields(b.Text()), " "))
+			}
+		}
+	}
+	want := []string{
+		"paragraph: Each section is identified by the combination of the following elements, which the decoder reads from its header before anything else of the section:",
+		"list_item: a) table-id: the table to which the section belongs, as listed in the table of values.",
+		"list_item: b) section-number: the number of the section within its table, counted from zero.",
+		"list_item: – The sections of a table are sent in the order of their numbers where possible.",
+		"list_item: – Some sections may be sent more often than others for random access.",
+		"heading: 5.1.2 Mapping of sections into transport stream packets",
+		"paragraph: Sections are mapped directly into packets, and a section may start at the beginning of the payload of a packet, which the decoder finds by the pointer field.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("blocks\n%q\nwant\n%q", got, want)
 	}
 }
