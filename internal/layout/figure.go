@@ -205,8 +205,12 @@ func linkFloats(pages []*Page, st Stats) {
 		captionSize = sizes[len(sizes)/2]
 	}
 	// Captions of full-page floats: the unlinked float of the adjacent
-	// page.
+	// page. A caption that opens its page, of a kind set below its floats,
+	// names the float that ends the page before (a page break between a
+	// table and its caption), and one that closes its page, of a kind set
+	// above, the float that opens the next.
 	for _, c := range pending {
+		acrossBreak(pages, c, floatSide[c.b.Kind])
 		for _, d := range []int{-1, 1} {
 			q := c.page + d
 			if q < 0 || q >= len(pages) || c.b.Float != nil {
@@ -334,6 +338,54 @@ func vouchedFloat(p *Page, b *Block, side int, st Stats) {
 		p.Floats = append(p.Floats, f)
 		link(f, b, p.Number)
 		return
+	}
+}
+
+// acrossBreak links caption c to the float a page break parted it from:
+// when c is the first block of its page's body and its kind's floats are
+// set above their captions (side 1), the unlinked float of the page
+// before that nothing of the body follows in its column, the last such in
+// reading order (rightmost; one of the caption's kind first); when c is
+// the last block and floats are set below (side -1), the first such float
+// of the next page that nothing precedes in its column.
+func acrossBreak(pages []*Page, c *captionAt, side int) {
+	p := pages[c.page]
+	var body []*Block
+	for _, b := range p.Blocks {
+		if !b.Kind.Furniture() {
+			body = append(body, b)
+		}
+	}
+	q := c.page - side
+	if len(body) == 0 || q < 0 || q >= len(pages) || c.b.Rotated ||
+		side == 1 && body[0] != c.b || side == -1 && body[len(body)-1] != c.b {
+		return
+	}
+	var best *Float
+	for _, f := range pages[q].Floats {
+		if f.Caption != nil || f.Rotated || !kindFits(c.b.Kind, f.Kind) {
+			continue
+		}
+		clear := true
+		for _, b := range pages[q].Blocks {
+			if b.Kind.Furniture() || b.Float != nil || b == f.Text || b.Box.X1 <= f.Box.X0 || b.Box.X0 >= f.Box.X1 {
+				continue
+			}
+			if side == 1 && b.Box.Y1 <= f.Box.Y0 || side == -1 && b.Box.Y0 >= f.Box.Y1 {
+				clear = false
+				break
+			}
+		}
+		if !clear {
+			continue
+		}
+		if best == nil || (f.Kind == c.b.Kind) != (best.Kind == c.b.Kind) && f.Kind == c.b.Kind ||
+			(f.Kind == c.b.Kind) == (best.Kind == c.b.Kind) && (side == 1 && f.Box.X0 > best.Box.X0 || side == -1 && f.Box.X0 < best.Box.X0) {
+			best = f
+		}
+	}
+	if best != nil {
+		link(best, c.b, p.Number)
 	}
 }
 

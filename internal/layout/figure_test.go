@@ -107,3 +107,29 @@ func TestFiguresFoundByCaption(t *testing.T) {
 		}
 	}
 }
+
+// Captions whose floats are drawn in pieces or parted from them by a page
+// break:
+//   - gr_test_Grobid_2 p. 3, Figure 7: a grid of boxes drawn border piece by
+//     border piece (a vertical piece too short to be a rule), whose rows
+//     read as one line each: a table, linked to its caption;
+//   - gr_test_Grobid_1 p. 4, "Table 3" opens the page; its matrix ends
+//     page 3's right column (the document sets table captions below
+//     tables): linked to that matrix, not to the larger table beside it.
+func TestCaptionsOfDrawnGridsAndBrokenPages(t *testing.T) {
+	corpustest.Slow(t, "lays out corpus PDFs")
+	g2 := pageOf(corpusDocument(t, "gr_test_Grobid_2_05982691.pdf"), 3)
+	f, ok := captionFloat(g2, "Figure 7.")
+	if !ok || f == nil || f.Kind != Table || len(f.Cells) != 2 || len(f.Cells[0]) != 4 {
+		t.Errorf("gr_test_Grobid_2 p. 3: Figure 7 caption found %v, float %+v; want a table of 2 rows of 4 cells", ok, f)
+	}
+
+	g1 := corpusDocument(t, "gr_test_Grobid_1_05452615.pdf")
+	f, ok = captionFloat(pageOf(g1, 4), "Table 3")
+	if !ok || f == nil || f.Kind != Table || f.Box.X0 < 300 || f.Box.Y1 > 200 {
+		t.Errorf("gr_test_Grobid_1 p. 4: Table 3 caption found %v, float %+v; want the matrix at the foot of page 3's right column", ok, f)
+	}
+	if ts := tablesOf(g1, 3); len(ts) != 4 {
+		t.Errorf("gr_test_Grobid_1 p. 3: %d tables, want 4 (Table 1's two column parts, Table 2, the matrix)", len(ts))
+	}
+}

@@ -239,7 +239,7 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 		}
 	}
 	hRules, vRules = joinRules(hRules, vRules, marks)
-	for _, a := range ruledTables(hRules, vRules, lines, ro) {
+	for _, a := range ruledTables(hRules, vRules, marks, lines, ro) {
 		areas = append(areas, floatArea{TableText, a})
 	}
 	grids, maths := textGrids(lines, areas, ro)
@@ -337,7 +337,10 @@ func inside(l *Line, a pdf.Rect) bool {
 // joinRules joins rules drawn in pieces end to end (a word processor
 // draws a table's border cell by cell, with a small square where borders
 // meet): thin pieces on the same line that touch (at most half a point
-// apart) become one rule when they add up to a rule's length. The marks
+// apart) become one rule when they add up to a rule's length and two of
+// them are rules, or one is and another is a piece of line too short to
+// be a rule (at least 4 points and four times as long as thick: a
+// cell's border shorter than a rule). The marks
 // that joined a rule stay marks too (a box drawn in pieces is still
 // drawn: a figure when it is no table). Dashed lines, whose dashes are
 // apart, stay pieces.
@@ -362,12 +365,31 @@ func joinRules(h, v, marks []pdf.Rect) (hRules, vRules []pdf.Rect) {
 				ps = append(ps, piece{turn(m), false})
 			}
 		}
+		// Lines: pieces whose two edges are within a quarter point of the
+		// first piece's (a comparison with a tolerance is no order to sort
+		// by: pieces of other thickness would interleave), each left to
+		// right; a run goes on while a piece starts within half a point
+		// of the end of the run so far.
 		sort.Slice(ps, func(i, j int) bool {
-			if math.Abs(ps[i].r.Y0-ps[j].r.Y0) > 0.25 {
+			if ps[i].r.Y0 != ps[j].r.Y0 {
 				return ps[i].r.Y0 < ps[j].r.Y0
 			}
-			return ps[i].r.X0 < ps[j].r.X0
+			return ps[i].r.Y1 < ps[j].r.Y1
 		})
+		var byLine [][]piece
+		for _, p := range ps {
+			placed := false
+			for i := len(byLine) - 1; i >= 0 && p.r.Y0-byLine[i][0].r.Y0 <= 0.25; i-- {
+				if math.Abs(byLine[i][0].r.Y1-p.r.Y1) <= 0.25 {
+					byLine[i] = append(byLine[i], p)
+					placed = true
+					break
+				}
+			}
+			if !placed {
+				byLine = append(byLine, []piece{p})
+			}
+		}
 		// Runs of touching pieces; a run joins when it holds two rules or
 		// more (the pixels of a drawn heat map or a colour bar touch
 		// too, but are no rules), else its rules stay as they are.
@@ -376,13 +398,17 @@ func joinRules(h, v, marks []pdf.Rect) (hRules, vRules []pdf.Rect) {
 		flush := func() {
 			var box pdf.Rect
 			var own []pdf.Rect
+			lineLike := 0
 			for _, p := range run {
 				box = box.Union(p.r)
 				if p.rule {
 					own = append(own, p.r)
 				}
+				if p.rule || p.r.Width() >= 4 && p.r.Width() >= 4*p.r.Height() {
+					lineLike++
+				}
 			}
-			if len(own) >= 2 {
+			if len(own) >= 2 || len(own) == 1 && box.Width() >= ruleLong && lineLike >= 2 {
 				own = []pdf.Rect{box}
 			}
 			for _, r := range own {
@@ -393,16 +419,19 @@ func joinRules(h, v, marks []pdf.Rect) (hRules, vRules []pdf.Rect) {
 			}
 			run = run[:0]
 		}
-		for _, p := range ps {
-			if n := len(run); n > 0 {
-				last := run[n-1].r
-				if !(math.Abs(last.Y0-p.r.Y0) <= 0.25 && math.Abs(last.Y1-p.r.Y1) <= 0.25 && p.r.X0 <= last.X1+0.5) {
+		for _, l := range byLine {
+			sort.SliceStable(l, func(i, j int) bool { return l[i].r.X0 < l[j].r.X0 })
+			end := math.Inf(-1)
+			for _, p := range l {
+				if len(run) > 0 && p.r.X0 > end+0.5 {
 					flush()
+					end = math.Inf(-1)
 				}
+				run = append(run, p)
+				end = math.Max(end, p.r.X1)
 			}
-			run = append(run, p)
+			flush()
 		}
-		flush()
 		return keep
 	}
 	return join(h, false), join(v, true)
@@ -413,7 +442,7 @@ func joinRules(h, v, marks []pdf.Rect) (hRules, vRules []pdf.Rect) {
 // with at least three vertical rules between them), such that the text
 // between each two consecutive rules reads as table cells rather than
 // running text (tabularText).
-func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
+func ruledTables(h, v, marks []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 	sort.Slice(h, func(i, j int) bool { return h[i].Y1 > h[j].Y1 })
 	used := make([]bool, len(h))
 	var out []pdf.Rect
@@ -470,16 +499,25 @@ func ruledTables(h, v []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 			}
 			// Column rules run from rule to rule (a diagram's arrows
 			// between a float's two separator rules do not).
-			vert := 0
+			vert, cols := 0, 0
 			for _, r := range v {
 				if r.X0 >= box.X0-3 && r.X1 <= box.X1+3 && r.Y1 > box.Y0 && r.Y0 < box.Y1 && r.Height() >= 0.5*box.Height() {
 					vert++
+					if r.Y0 >= box.Y0-3 && r.Y1 <= box.Y1+3 {
+						cols++ // within the box: no rule of something beyond it
+					}
 				}
 			}
 			if n < 3 && !(n == 2 && vert >= 3) {
 				break
 			}
-			if tabularText(box, lines, ro) && !chart(box, group[:n], h, lines) && !crossedByText(box, lines, ro) {
+			// A grid of boxes (three or more column rules from rule to
+			// rule and not beyond, text between every two rules, nothing drawn inside
+			// but pieces of line: a plot's grid has curves and marks)
+			// is a table whatever its cells hold: a row whose cells are
+			// close enough to read as one line is still cut by the
+			// rules.
+			if (tabularText(box, lines, ro) || cols >= 3 && emptyBands(box, group[:n], h, lines) == 0 && !drawnIn(box, marks)) && !chart(box, group[:n], h, lines) && !crossedByText(box, lines, ro) {
 				ok = true
 				break
 			}
@@ -515,6 +553,23 @@ func crossedByText(box pdf.Rect, lines []*Line, ro roles) bool {
 // chart reports whether a ruled box is a plot with grid lines rather than
 // a table: most bands between its rules hold no text.
 func chart(box pdf.Rect, group []int, h []pdf.Rect, lines []*Line) bool {
+	return emptyBands(box, group, h, lines)*2 > len(group)-1
+}
+
+// drawnIn reports whether a mark thicker than a rule each way lies
+// (mostly) in box: a curve, a bar, a plot's marker.
+func drawnIn(box pdf.Rect, marks []pdf.Rect) bool {
+	for _, m := range marks {
+		if x := m.Intersect(box); m.Width() > ruleThick && m.Height() > ruleThick && x.Width()*x.Height() >= 0.5*m.Width()*m.Height() {
+			return true
+		}
+	}
+	return false
+}
+
+// emptyBands counts the bands of box between consecutive rules of group
+// that hold no line.
+func emptyBands(box pdf.Rect, group []int, h []pdf.Rect, lines []*Line) int {
 	empty := 0
 	for k := 1; k < len(group); k++ {
 		top, bottom := h[group[k-1]], h[group[k]]
@@ -530,7 +585,7 @@ func chart(box pdf.Rect, group []int, h []pdf.Rect, lines []*Line) bool {
 			empty++
 		}
 	}
-	return empty*2 > len(group)-1
+	return empty
 }
 
 // emptyOrTabular reports whether a band between two rules can be part of
