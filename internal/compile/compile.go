@@ -86,38 +86,55 @@ func Run(ctx context.Context, lib *library.Library, key string, opts Options) (*
 	return write(ctx, lib, x, opts)
 }
 
-// InFlight is how many papers RunAll works on at once: while one is laid
-// out, chunked and written, the next ones' pages are read. Four rather
-// than two: a long paper ahead of short ones (notes are written in key
-// order) otherwise leaves a core idle while its serial steps run
-// (bench/speed -cpuprofile samples how many goroutines could run).
+// InFlight is how many papers RunAll reads and lays out at once: while one
+// is laid out, chunked and written, the next ones' pages are read. Four
+// rather than two: a long paper ahead of short ones otherwise leaves a
+// core idle while its serial steps run (bench/speed -cpuprofile samples
+// how many goroutines could run).
 const InFlight = 4
 
+// Ahead bounds how many papers RunAll holds extracted (chunks and figure
+// crops in memory) ahead of the note it writes: notes are written in key
+// order, and a long paper would otherwise keep the InFlight slots of the
+// short ones after it, finished, waiting behind it while one core works.
+const Ahead = 4 * InFlight
+
 // RunAll compiles the papers with keys in order, as Run does each, with
-// up to InFlight papers in flight: their PDFs are read and laid out
-// concurrently (sharing opts.Engine's pdfium instances), their notes are
-// written one after the other in key order. each is called on the
-// caller's goroutine in key order with Run's result or error for that key
-// (res.Paper is the paper). It returns when every key is done or ctx is;
-// keys not written by then are not reported. opts.Progress is not used
-// (report progress by paper from each).
+// up to InFlight papers being extracted at once and up to Ahead extracted
+// and not yet written: their PDFs are read and laid out concurrently
+// (sharing opts.Engine's pdfium instances), their notes are written one
+// after the other in key order. each is called on the caller's goroutine
+// in key order with Run's result or error for that key (res.Paper is the
+// paper). It returns when every key is done or ctx is; keys not written
+// by then are not reported. opts.Progress is not used (report progress by
+// paper from each).
 func RunAll(ctx context.Context, lib *library.Library, keys []string, opts Options, each func(key string, res *Result, err error)) {
 	opts.Progress = nil
 	results := make([]chan extracted, len(keys))
 	for i := range results {
 		results[i] = make(chan extracted, 1)
 	}
-	slots := make(chan struct{}, InFlight)
+	slots := make(chan struct{}, InFlight) // papers being extracted
+	ahead := make(chan struct{}, Ahead)    // papers extracted or being extracted, not yet written
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for i, k := range keys {
 			select {
+			case ahead <- struct{}{}:
+			case <-stop:
+				return
+			}
+			select {
 			case slots <- struct{}{}:
 			case <-stop:
 				return
 			}
-			wg.Go(func() { results[i] <- extract(ctx, lib, k, opts) })
+			wg.Go(func() {
+				x := extract(ctx, lib, k, opts)
+				<-slots
+				results[i] <- x
+			})
 		}
 	})
 	defer wg.Wait()
@@ -128,7 +145,7 @@ func RunAll(ctx context.Context, lib *library.Library, keys []string, opts Optio
 			return
 		}
 		res, err := write(ctx, lib, x, opts)
-		<-slots
+		<-ahead
 		each(k, res, err)
 	}
 }

@@ -42,7 +42,9 @@ func FigureName(key string, n int) string { return key + "_fig" + strconv.Itoa(n
 // counting the figure chunks from 1 in note order) and ImageSHA256 (of the
 // PNG's bytes). A figure whose region pdfium cannot draw keeps no image.
 // The figures are drawn on as many of e's pdfium instances as are idle
-// (pdf.Engine.Each). Errors: opening the PDF (pdf.Engine.OpenBytes).
+// (pdf.Engine.Each), all those of one page on the same instance, one
+// after the other, so that pdfium loads each page once. Errors: opening
+// the PDF (pdf.Engine.OpenBytes).
 func RenderFigures(e *pdf.Engine, data []byte, chunks []chunk.Chunk, key string) ([]Figure, error) {
 	var figs []int // indexes of the figure chunks
 	for i := range chunks {
@@ -53,19 +55,34 @@ func RenderFigures(e *pdf.Engine, data []byte, chunks []chunk.Chunk, key string)
 	if len(figs) == 0 {
 		return nil, nil
 	}
+	// The figures (indexes into figs) of each page, pages in order of
+	// their first figure.
+	var byPage [][]int
+	at := map[int]int{} // page → its index in byPage
+	for j, i := range figs {
+		k, ok := at[chunks[i].Page]
+		if !ok {
+			k = len(byPage)
+			at[chunks[i].Page] = k
+			byPage = append(byPage, nil)
+		}
+		byPage[k] = append(byPage[k], j)
+	}
 	pngs := make([][]byte, len(figs))
 	// PNG encoding runs beside the drawing, off the pdfium instance.
 	var enc errgroup.Group
 	enc.SetLimit(runtime.GOMAXPROCS(0))
-	err := e.Each(context.Background(), data, len(figs), func(doc *pdf.Document, j int) error {
-		c := &chunks[figs[j]]
-		// A region pdfium cannot draw leaves pngs[j] nil: no image.
-		img, err := drawRegion(doc, c.Page, pdf.Rect{X0: c.BBox[0], Y0: c.BBox[1], X1: c.BBox[2], Y1: c.BBox[3]})
-		if err == nil {
-			enc.Go(func() error {
-				pngs[j], _ = img.PNG()
-				return nil
-			})
+	err := e.Each(context.Background(), data, len(byPage), func(doc *pdf.Document, k int) error {
+		for _, j := range byPage[k] {
+			c := &chunks[figs[j]]
+			// A region pdfium cannot draw leaves pngs[j] nil: no image.
+			img, err := drawRegion(doc, c.Page, pdf.Rect{X0: c.BBox[0], Y0: c.BBox[1], X1: c.BBox[2], Y1: c.BBox[3]})
+			if err == nil {
+				enc.Go(func() error {
+					pngs[j], _ = img.PNG()
+					return nil
+				})
+			}
 		}
 		return nil
 	})

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/png"
 	"math"
+	"sync"
 
 	"github.com/klippa-app/go-pdfium/enums"
 	"github.com/klippa-app/go-pdfium/requests"
@@ -207,6 +208,20 @@ func (d *Document) Render(n int, opts RenderOptions) (*Rendering, error) {
 	return &Rendering{Image: img, Geometry: g, Scale: scale, Origin: origin}, nil
 }
 
+// pngBuffers keeps the PNG encoder's buffers and zlib writer between
+// encodings (the bytes written are the same as without it).
+var pngBuffers pngPool
+
+// pngPool is a png.EncoderBufferPool on a sync.Pool.
+type pngPool struct{ p sync.Pool }
+
+func (p *pngPool) Get() *png.EncoderBuffer {
+	b, _ := p.p.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (p *pngPool) Put(b *png.EncoderBuffer) { p.p.Put(b) }
+
 // PNG encodes the image as PNG at zlib's best speed: 8-bit grey when
 // every pixel is grey (most pages of text: a third of the bytes to filter
 // and compress), else 8-bit RGB.
@@ -234,7 +249,7 @@ func (r *Rendering) PNG() ([]byte, error) {
 		out = g
 	}
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngBuffers}
 	if err := enc.Encode(&buf, out); err != nil {
 		return nil, err
 	}
