@@ -152,9 +152,9 @@ func RunAll(ctx context.Context, lib *library.Library, keys []string, opts Optio
 
 // extracted is a paper read and chunked, not yet written.
 type extracted struct {
-	paper *library.Paper
-	data  []byte
-	built chunk.Result
+	paper  *library.Paper
+	damage string // pdf.Damage of the raw PDF
+	built  chunk.Result
 	// talk is set for a recorded talk: write compiles it (compileTalk).
 	talk bool
 	figs []Figure // the figure crops (RenderFigures), written with the note
@@ -194,7 +194,7 @@ func extract(ctx context.Context, lib *library.Library, key string, opts Options
 	if err != nil {
 		return extracted{paper: paper, err: err}
 	}
-	return extracted{paper: paper, data: data, built: built, figs: figs}
+	return extracted{paper: paper, damage: pdf.Damage(data), built: built, figs: figs}
 }
 
 // write makes the note of an extracted paper and writes it under the
@@ -215,7 +215,7 @@ func write(ctx context.Context, lib *library.Library, x extracted, opts Options)
 		n.Front.UnquotablePages = append(n.Front.UnquotablePages, note.Unquotable{Page: u.Page, Reason: u.Reason, BBox: u.BBox})
 	}
 
-	res := &Result{Note: n, Unquotable: built.Unquotable, Damage: pdf.Damage(x.data)}
+	res := &Result{Note: n, Unquotable: built.Unquotable, Damage: x.damage}
 	return save(ctx, lib, paper, res, func() error { return writeFigures(lib, paper.CiteKey, x.figs) })
 }
 
