@@ -500,6 +500,10 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 	}
 	var found []placed
 	lastPage, lastBlock := 1, -1
+	// lastLine is the last line of the previous entry's heading when the
+	// lines after it in its block may hold the next one (headings set one
+	// right under the other: "5 Tables" / "5.1 Mechanism"); -1 otherwise.
+	lastLine := -1
 	for _, e := range outline {
 		key := titleKey(e.Title)
 		if key == "" {
@@ -513,10 +517,13 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 		for pn := from; pn <= to && best.page < 0; pn++ {
 			p := pages[pn-1]
 			for bi, b := range p.Blocks {
-				if pn == lastPage && bi <= lastBlock || b.Kind.Furniture() {
+				if pn == lastPage && (bi < lastBlock || bi == lastBlock && lastLine < 0) || b.Kind.Furniture() {
 					continue
 				}
 				for li := range b.Lines {
+					if pn == lastPage && bi == lastBlock && li <= lastLine {
+						continue
+					}
 					m, ok := matchTitle(p, bi, li, key)
 					if !ok {
 						continue
@@ -545,7 +552,7 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 			}
 			if best.page >= 0 {
 				found = append(found, placed{e, best, true})
-				lastPage, lastBlock = best.page, best.block
+				lastPage, lastBlock, lastLine = best.page, best.block, -1
 			}
 			continue
 		}
@@ -553,7 +560,10 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 			continue
 		}
 		found = append(found, placed{e, best, false})
-		lastPage, lastBlock = best.page, best.block
+		lastPage, lastBlock, lastLine = best.page, best.block, -1
+		if best.extra == 0 && !best.runIn {
+			lastLine = best.last
+		}
 	}
 	if len(found) < 2 || len(found)*2 < len(outline) {
 		return false

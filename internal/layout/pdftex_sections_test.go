@@ -153,3 +153,50 @@ func TestTabbedMarkers(t *testing.T) {
 		t.Errorf("blocks\n%q\nwant\n%q", got, want)
 	}
 }
+
+// Headings set one right under the other (a section and its first
+// subsections, no space between them, one block of lines) each take the
+// outline entry that names them. A PDF made at test time by pdfTeX from
+// testdata/stacked_headings.tex.
+func TestStackedHeadings(t *testing.T) {
+	tex, err := exec.LookPath("pdftex")
+	if err != nil {
+		t.Skip("pdftex (texlive-binaries, installed with texlive-base by .ci/run) is not on PATH")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "stacked_headings.tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t.tex"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(tex, "-interaction=nonstopmode", "t.tex")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pdftex: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "t.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Outline) != 3 {
+		t.Fatalf("outline %+v, want three entries", st.Outline)
+	}
+	var heads []string
+	for _, p := range Document(pages, st) {
+		for _, b := range p.Blocks {
+			if b.Kind == Heading && b.Section != nil {
+				heads = append(heads, b.Section.Title+" = "+b.Text())
+			}
+		}
+	}
+	want := []string{"5 Service tables = 5 Service tables", "5.1 Table mechanism = 5.1 Table mechanism", "5.1.1 Use of table sections = 5.1.1 Use of table sections"}
+	if !slices.Equal(heads, want) {
+		t.Errorf("headings %q, want %q", heads, want)
+	}
+}
