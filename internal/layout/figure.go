@@ -241,6 +241,7 @@ func linkFloats(pages []*Page, st Stats) {
 			c.b.Kind, c.b.Label = Paragraph, ""
 		}
 	}
+	dropDecoration(pages)
 	for _, p := range pages {
 		equationLabels(p)
 		for _, f := range p.Floats {
@@ -248,6 +249,40 @@ func linkFloats(pages []*Page, st Stats) {
 				f.Cells = nil
 			}
 		}
+	}
+}
+
+// dropDecoration removes the page decoration from the floats: a figure
+// with neither text nor caption drawn at the same place (within 2
+// points) on three pages or more (two in a document of four pages or
+// fewer, as furniture) is a running element of the page (a frame or an
+// image behind the page number, a publisher's logo), not a figure of the
+// content.
+func dropDecoration(pages []*Page) {
+	minRepeat := 3
+	if len(pages) <= 4 {
+		minRepeat = 2
+	}
+	bare := func(f *Float) bool { return f.Kind == Figure && f.Text == nil && f.Caption == nil }
+	drop := map[*Float]bool{}
+	for _, p := range pages {
+		for _, f := range p.Floats {
+			n := 0
+			if bare(f) {
+				for _, o := range pages {
+					for _, g := range o.Floats {
+						if bare(g) && math.Abs(g.Box.X0-f.Box.X0) <= 2 && math.Abs(g.Box.X1-f.Box.X1) <= 2 && math.Abs(g.Box.Y0-f.Box.Y0) <= 2 && math.Abs(g.Box.Y1-f.Box.Y1) <= 2 {
+							n++
+							break
+						}
+					}
+				}
+			}
+			drop[f] = n >= minRepeat
+		}
+	}
+	for _, p := range pages {
+		p.Floats = slices.DeleteFunc(p.Floats, func(f *Float) bool { return drop[f] })
 	}
 }
 

@@ -115,7 +115,8 @@ func TestFiguresFoundByCaption(t *testing.T) {
 //     read as one line each: a table, linked to its caption;
 //   - gr_test_Grobid_1 p. 4, "Table 3" opens the page; its matrix ends
 //     page 3's right column (the document sets table captions below
-//     tables): linked to that matrix, not to the larger table beside it.
+//     tables): linked to that matrix, not to the larger table beside it;
+//     and the image behind its page numbers is no figure.
 func TestCaptionsOfDrawnGridsAndBrokenPages(t *testing.T) {
 	corpustest.Slow(t, "lays out corpus PDFs")
 	g2 := pageOf(corpusDocument(t, "gr_test_Grobid_2_05982691.pdf"), 3)
@@ -128,6 +129,15 @@ func TestCaptionsOfDrawnGridsAndBrokenPages(t *testing.T) {
 	f, ok = captionFloat(pageOf(g1, 4), "Table 3")
 	if !ok || f == nil || f.Kind != Table || f.Box.X0 < 300 || f.Box.Y1 > 200 {
 		t.Errorf("gr_test_Grobid_1 p. 4: Table 3 caption found %v, float %+v; want the matrix at the foot of page 3's right column", ok, f)
+	}
+	// The image behind the page number, repeated on pages 2 to 8, is page
+	// decoration, not a figure.
+	for _, p := range g1[1:] {
+		for _, f := range p.Floats {
+			if f.Box.Y1 < 70 {
+				t.Errorf("gr_test_Grobid_1 p. %d: a float %v at the foot of the page (the page number's image)", p.Number, f.Box)
+			}
+		}
 	}
 	if ts := tablesOf(g1, 3); len(ts) != 4 {
 		t.Errorf("gr_test_Grobid_1 p. 3: %d tables, want 4 (Table 1's two column parts, Table 2, the matrix)", len(ts))
