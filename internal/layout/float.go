@@ -1054,6 +1054,14 @@ func scannedFigures(lines []*Line, taken []floatArea, ro roles, st Stats) []pdf.
 				}
 			}
 		}
+		// An OCR layer's boxes are rough: the figure keeps a third of a
+		// body line off the text that bounds it.
+		if up < top {
+			up -= st.BodySize / 3
+		}
+		if down > bottom {
+			down += st.BodySize / 3
+		}
 		switch {
 		case up-cb.Y1 >= 36:
 			out = append(out, pdf.Rect{X0: cb.X0, Y0: cb.Y1, X1: cb.X1, Y1: up})
