@@ -44,9 +44,10 @@ func Cite(c *cite.Citation) CiteOutput {
 }
 
 // DidYouMean renders the suggestions for an unknown cite key: "Did you
-// mean:" and one "- key — title" line each (the seed's form), or "No
-// similar cite keys in the library." when there are none. Every line
-// after the first starts with indent.
+// mean:" and one "- key — title" line each (the seed's form; a paper
+// without a title is "- key (no title)"), or "No similar cite keys in the
+// library." when there are none. Every line after the first starts with
+// indent.
 func DidYouMean(suggestions []cite.Suggestion, indent string) string {
 	if len(suggestions) == 0 {
 		return "No similar cite keys in the library."
@@ -54,6 +55,10 @@ func DidYouMean(suggestions []cite.Suggestion, indent string) string {
 	var b strings.Builder
 	b.WriteString("Did you mean:")
 	for _, s := range suggestions {
+		if strings.TrimSpace(s.Title) == "" {
+			fmt.Fprintf(&b, "\n%s- %s (no title)", indent, s.CiteKey)
+			continue
+		}
 		fmt.Fprintf(&b, "\n%s- %s — %s", indent, s.CiteKey, s.Title)
 	}
 	return b.String()

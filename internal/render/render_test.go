@@ -94,6 +94,10 @@ func TestDidYouMean(t *testing.T) {
 	if got, want := DidYouMean(s[:1], "  "), "Did you mean:\n  - vaswani2017attention — Attention Is All You Need"; got != want {
 		t.Errorf("indented: %q, want %q", got, want)
 	}
+	// A paper captured without a title: no dangling dash.
+	if got, want := DidYouMean([]cite.Suggestion{{CiteKey: "btxdoc"}}, ""), "Did you mean:\n- btxdoc (no title)"; got != want {
+		t.Errorf("no title: %q, want %q", got, want)
+	}
 	if got, want := DidYouMean(nil, ""), "No similar cite keys in the library."; got != want {
 		t.Errorf("none: %q, want %q", got, want)
 	}
