@@ -44,7 +44,7 @@ Exit status: 0 (also when nothing matches), 1 error, 2 usage error.`,
 	f.StringVar(&o.query.Author, "author", "", "only papers with an author whose name contains this")
 	f.StringVar(&o.years, "year", "", "only papers of these years: 2017, 2015-2019, 2015-, -2019")
 	f.StringVar(&o.query.State, "state", "", "only papers in this state: "+strings.Join(catalog.States, ", "))
-	f.BoolVar(&o.query.Warnings, "warnings", false, "only papers whose metadata carries warnings")
+	f.BoolVar(&o.query.Warnings, "warnings", false, "only papers whose metadata carries warnings, each warning printed")
 	f.IntVarP(&o.query.Limit, "limit", "n", 0, "at most this many papers (0: all)")
 	a.addJSONFlag(cmd)
 	cmd.RegisterFlagCompletionFunc("state", cobra.FixedCompletions(catalog.States, cobra.ShellCompDirectiveNoFileComp))
@@ -83,6 +83,6 @@ func runList(ctx context.Context, o *listOptions) error {
 	if a.json {
 		return a.writeJSON(r)
 	}
-	fmt.Fprintln(a.io.Out, render.List(r))
+	fmt.Fprintln(a.io.Out, render.List(r, q.Warnings))
 	return nil
 }

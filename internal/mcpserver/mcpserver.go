@@ -222,7 +222,7 @@ type ListInput struct {
 	YearFrom int    `json:"year_from,omitempty" jsonschema:"Only papers published in or after this year"`
 	YearTo   int    `json:"year_to,omitempty" jsonschema:"Only papers published in or before this year (not before year_from)"`
 	State    string `json:"state,omitempty" jsonschema:"Only papers in this state: compiled (searchable text), captured (PDF, not compiled yet), metadata-only (imported, no PDF)"`
-	Warnings bool   `json:"warnings,omitempty" jsonschema:"Only papers whose metadata carries warnings"`
+	Warnings bool   `json:"warnings,omitempty" jsonschema:"Only papers whose metadata carries warnings, each warning listed"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"Max papers to return (default 50, capped at 500)"`
 }
 
@@ -252,7 +252,7 @@ func (s *Server) list(ctx context.Context, _ *mcp.CallToolRequest, in ListInput)
 	if err != nil {
 		return nil, nil, toolError{err}
 	}
-	return textResult(render.List(r)), r, nil
+	return textResult(render.List(r, in.Warnings)), r, nil
 }
 
 // annotations are the hints every crossmem tool gives: it only reads the

@@ -8,8 +8,11 @@ import (
 )
 
 // List renders a listing: a count line, then one line per paper (cite
-// key, year, authors, title) with its state, chunks and warnings.
-func List(r *catalog.Result) string {
+// key, year, authors, title) with its state, chunks and the number of its
+// warnings. With warnings (list --warnings, which asks for papers with
+// warnings in order to read them) each warning follows on its own
+// "  warning: …" line.
+func List(r *catalog.Result, warnings bool) string {
 	if r.Total == 0 {
 		return "No papers match."
 	}
@@ -43,6 +46,11 @@ func List(r *catalog.Result) string {
 			state += ", also " + strings.Join(p.Aliases, ", ")
 		}
 		fmt.Fprintf(&b, "  %s\n", state)
+		if warnings {
+			for _, w := range p.Warnings {
+				fmt.Fprintf(&b, "  warning: %s\n", w)
+			}
+		}
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
