@@ -332,6 +332,10 @@ func Main(ctx context.Context, args []string, stdio IO, servers Servers) int {
 	case errors.Is(err, context.Canceled):
 		code = ExitInterrupted
 	}
+	if code == ExitInterrupted {
+		a.printInterrupted(err)
+		return code
+	}
 	a.printError(err)
 	if _, has := hint.Of(err); code == ExitUsage && !has {
 		a.hint("run 'crossmem --help' or 'crossmem <command> --help' for usage")
@@ -359,6 +363,23 @@ func (a *app) printError(err error) {
 			v["hint"] = next
 		}
 		b, _ := json.Marshal(v)
+		fmt.Fprintln(a.io.Err, string(b))
+	}
+}
+
+// printInterrupted reports a run stopped by Ctrl-C or SIGTERM (err wraps
+// context.Canceled) as "crossmem: interrupted", not as the error "context
+// canceled", with err's hint or else how to finish (with --json also
+// {"error": "interrupted", "hint": ...}).
+func (a *app) printInterrupted(err error) {
+	next := "run the same command again to finish"
+	if h, ok := hint.Of(err); ok {
+		next = render.Hint(h)
+	}
+	fmt.Fprintln(a.io.Err, "crossmem: interrupted")
+	a.hint(next)
+	if a.json {
+		b, _ := json.Marshal(map[string]string{"error": "interrupted", "hint": next})
 		fmt.Fprintln(a.io.Err, string(b))
 	}
 }

@@ -239,8 +239,7 @@ func (a *app) enrichPapers(ctx context.Context, papers []*library.Paper, client 
 	switch {
 	case interrupted:
 		a.notice("interrupted; %d answers were kept and written to the notes, %d not asked yet", res.Answered, res.Asked-res.Answered)
-		a.hint(render.Hint(again))
-		return out, runErr
+		return out, hint.Wrap(runErr, again) // Main says "interrupted" with this hint
 	case errors.Is(runErr, enrich.ErrBreaker):
 		return out, fmt.Errorf("%w (%d answers were kept)", runErr, res.Answered)
 	case runErr != nil:
