@@ -419,7 +419,7 @@ Exit status: 0 success, 1 error or drift, 2 usage error, 130 interrupted.`,
 		SilenceErrors: true,
 		Version:       Version,
 	}
-	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "no progress output on stderr")
+	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "only results: no progress on stderr, no [stage] log lines (capture, compile and refresh print only the cite key)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	groupCommand(root)
 	// The seed: "crossmem # 'serve' is the default when no subcommand is

@@ -135,7 +135,7 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 		return err
 	}
 	say := func(format string, args ...any) {
-		if !a.json {
+		if !a.json && !a.quiet {
 			fmt.Fprintf(a.io.Out, "[compile] "+format+"\n", args...)
 		}
 	}
@@ -213,6 +213,8 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 		if err := a.writeJSON(out); err != nil {
 			return err
 		}
+	} else if a.quiet {
+		fmt.Fprintln(a.io.Out, paper.CiteKey) // as capture -q and compile -q of several papers
 	}
 	return enrichErr
 }

@@ -187,7 +187,7 @@ func (a *app) enrichPapers(ctx context.Context, papers []*library.Paper, client 
 	}
 	concurrency = max(concurrency, 1)
 	say := func(format string, args ...any) {
-		if !a.json {
+		if !a.json && !a.quiet {
 			fmt.Fprintf(a.io.Out, "["+stage+"] "+format+"\n", args...)
 		}
 	}

@@ -186,8 +186,18 @@ func TestProgressOnlyOnTerminal(t *testing.T) {
 	if outPlain != outTTY {
 		t.Errorf("stdout depends on the terminal:\n%s\nvs\n%s", outPlain, outTTY)
 	}
-	_, _, errQuiet := p.run(t, true, "compile", "--quiet", "--no-llm", "shen2023summarization")
+	_, outQuiet, errQuiet := p.run(t, true, "compile", "--quiet", "--no-llm", "shen2023summarization")
 	if errQuiet != "" {
 		t.Errorf("stderr with --quiet on a terminal: %q", errQuiet)
+	}
+	// -q prints only the cite key, as capture -q and compile -q of several
+	// papers do: no "[compile] loading raw PDF …" log lines.
+	if outQuiet != "shen2023summarization\n" {
+		t.Errorf("stdout with --quiet: %q, want only the cite key", outQuiet)
+	}
+	// verify -q: the totals, not a "[verify] Checking" line per paper.
+	_, outVerify, _ := p.run(t, false, "verify", "-q")
+	if strings.Contains(outVerify, "[verify] Checking") || !strings.Contains(outVerify, "0 drift(s) detected") {
+		t.Errorf("verify -q: %q", outVerify)
 	}
 }

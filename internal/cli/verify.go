@@ -123,8 +123,10 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 
 func printVerify(a *app, out *verify.Result, deep bool) {
 	w := a.io.Out
-	for _, n := range out.Notes {
-		fmt.Fprintf(w, "[verify] Checking %s\n", n.CiteKey)
+	if !a.quiet { // -q: only the findings and the totals
+		for _, n := range out.Notes {
+			fmt.Fprintf(w, "[verify] Checking %s\n", n.CiteKey)
+		}
 	}
 	for _, d := range out.Drifts {
 		if d.Image != "" {
