@@ -76,9 +76,21 @@ func isNumberToken(t string) bool {
 	return strings.EqualFold(t, "na") || strings.EqualFold(t, "n/a")
 }
 
+// statsOf returns the line's lineStats, computed once for its Text (the
+// floats and regions ask for them many times over).
 func statsOf(l *Line) lineStats {
+	if l.stats.ok && l.stats.text == l.Text {
+		return l.stats.s
+	}
+	s := textStats(l.Text)
+	l.stats.text, l.stats.s, l.stats.ok = l.Text, s, true
+	return s
+}
+
+// textStats counts the tokens, words and numbers of a line's text.
+func textStats(text string) lineStats {
 	var s lineStats
-	for _, t := range strings.Fields(l.Text) {
+	for _, t := range strings.Fields(text) {
 		s.tokens++
 		if isNumberToken(t) {
 			s.numbers++

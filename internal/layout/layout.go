@@ -708,7 +708,7 @@ func centredStack(a, b *region) bool {
 	for _, r := range []*region{a, b} {
 		c := (r.box.X0 + r.box.X1) / 2
 		for _, l := range r.lines {
-			if prose(l) || math.Abs((l.Box.X0+l.Box.X1)/2-c) > 1.5 {
+			if math.Abs((l.Box.X0+l.Box.X1)/2-c) > 1.5 || prose(l) {
 				return false
 			}
 		}

@@ -67,6 +67,13 @@ type Line struct {
 	chars   []char
 	seq     int // position in content-stream order
 	quarter int // the frame the line was laid out in (see orientations)
+
+	// stats caches statsOf for the Text it was computed from.
+	stats struct {
+		text string
+		s    lineStats
+		ok   bool
+	}
 }
 
 // buildLines groups a page's characters into lines. It follows pdfium's own
