@@ -386,12 +386,27 @@ func measure(e *pdf.Engine, path, gtDir string, o options) (*result, error) {
 // "GLYPH<c=1,font=…>"): not text of the text layer, so not compared.
 var glyphName = regexp.MustCompile(`\bSM[0-9]{6}\b|GLYPH<[^>]*>`)
 
+// noLeaders drops the tokens of dot leaders (dots only) from a cell's
+// text: how many leader dots a table of contents' cell holds is where a
+// cell's box was cut (docling's entry cells stop dots short of the page
+// column and its page cells may start with one), not its content.
+func noLeaders(s string) string {
+	var out []string
+	for _, t := range strings.Fields(s) {
+		if strings.Trim(t, ".·…") != "" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // cellShare returns the share of docling's cells with text that are at
-// their row and column in ours, after the best shift.
+// their row and column in ours, after the best shift; dot leaders are
+// left out on both sides (noLeaders).
 func cellShare(ours [][]string, cells []doclingCell) float64 {
 	var want []doclingCell
 	for _, c := range cells {
-		c.Text = glyphName.ReplaceAllString(c.Text, "")
+		c.Text = noLeaders(glyphName.ReplaceAllString(c.Text, ""))
 		if quote.Key(c.Text) != "" {
 			want = append(want, c)
 		}
@@ -405,7 +420,7 @@ func cellShare(ours [][]string, cells []doclingCell) float64 {
 			n := 0
 			for _, c := range want {
 				r, k := c.Row+dr, c.Col+dc
-				if r >= 0 && r < len(ours) && k >= 0 && k < len(ours[r]) && quote.Key(ours[r][k]) == quote.Key(c.Text) {
+				if r >= 0 && r < len(ours) && k >= 0 && k < len(ours[r]) && quote.Key(noLeaders(ours[r][k])) == quote.Key(c.Text) {
 					n++
 				}
 			}

@@ -21,8 +21,21 @@ func TestTurnedPageFurniture(t *testing.T) {
 	for _, b := range pages[0].Blocks {
 		kinds[strings.Join(strings.Fields(b.Text()), " ")] = b.Kind
 	}
+	// The table's cells are body text too, since the table is found
+	// whole (its caption vouches for it: table_caption.go).
+	cells := map[string]bool{}
+	for _, f := range pages[0].Floats {
+		for _, r := range f.Cells {
+			for _, c := range r {
+				cells[c] = true
+			}
+		}
+	}
 	for _, text := range []string{"1", "2", "6", "K2", "J3", "Table 1. Summary of the Principal Features of the Seismostratigraphic Units in the Peniche Basin"} {
 		k, ok := kinds[text]
+		if !ok && cells[text] {
+			continue
+		}
 		if !ok {
 			t.Errorf("no block %q", text)
 			continue

@@ -41,6 +41,10 @@ var debugFloats func(format string, args ...any)
 type floatArea struct {
 	kind Kind // TableText or FigureText
 	box  pdf.Rect
+	toc  bool // a table of contents (toc.go)
+	// vouched is a table that a caption next to it vouches for
+	// (table_caption.go): a table even with one column.
+	vouched bool
 }
 
 // Rules are thin paths: at most ruleThick points across and at least
@@ -252,26 +256,35 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 	}
 	hRules, vRules = joinRules(hRules, vRules, marks)
 	for _, a := range ruledTables(hRules, vRules, marks, lines, ro) {
-		areas = append(areas, floatArea{TableText, a})
+		areas = append(areas, floatArea{kind: TableText, box: a})
+	}
+	for _, a := range tocAreas(lines, areas) {
+		areas = append(areas, floatArea{kind: TableText, box: a, toc: true})
 	}
 	grids, maths := textGrids(lines, areas, ro)
 	for _, a := range grids {
-		areas = append(areas, floatArea{TableText, a})
+		areas = append(areas, floatArea{kind: TableText, box: a})
 	}
 	for i := range areas {
-		areas[i].box = growTable(areas[i].box, lines, areas, ro)
+		if !areas[i].toc {
+			areas[i].box = growTable(areas[i].box, lines, areas, ro)
+		}
 	}
+	for _, a := range captionedTables(hRules, vRules, lines, areas, ro) {
+		areas = append(areas, floatArea{kind: TableText, box: a, vouched: true})
+	}
+	areas = absorbTouching(areas, medianLineSize(lines))
 	// figures sorts and reorders nothing it is given but the rule
 	// slices' order; pass copies.
 	h := append([]pdf.Rect(nil), hRules...)
 	v := append([]pdf.Rect(nil), vRules...)
 	v = append(v, blanks...)
 	for _, a := range figures(marks, h, v, images, lines, areas, ro, st) {
-		areas = append(areas, floatArea{FigureText, a})
+		areas = append(areas, floatArea{kind: FigureText, box: a})
 	}
 	if scanned {
 		for _, a := range scannedFigures(lines, areas, ro, st) {
-			areas = append(areas, floatArea{FigureText, a})
+			areas = append(areas, floatArea{kind: FigureText, box: a})
 		}
 	}
 	// A table drawn inside a figure (a page shown in a figure) is part of
@@ -302,7 +315,7 @@ func findFloats(rs []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats) (area
 			}
 		}
 		if !in {
-			areas = append(areas, floatArea{Equation, a})
+			areas = append(areas, floatArea{kind: Equation, box: a})
 		}
 	}
 	return areas, hRules, vRules
@@ -492,7 +505,7 @@ func ruledTables(h, v, marks []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 		for n < len(group) {
 			top, bottom := h[group[n-1]], h[group[n]]
 			band := pdf.Rect{X0: math.Min(top.X0, bottom.X0), Y0: bottom.Y1, X1: math.Max(top.X1, bottom.X1), Y1: top.Y0}
-			if !emptyOrTabular(band, lines, ro) {
+			if !emptyOrTabular(band, lines, ro) || captionCrosses(band, lines, ro) {
 				if debugFloats != nil {
 					debugFloats("  run breaks at band %v", band)
 				}
@@ -1088,7 +1101,7 @@ func scannedFigures(lines []*Line, taken []floatArea, ro roles, st Stats) []pdf.
 func floatsOf(boxes []pdf.Rect) []floatArea {
 	out := make([]floatArea, len(boxes))
 	for i, b := range boxes {
-		out[i] = floatArea{FigureText, b}
+		out[i] = floatArea{kind: FigureText, box: b}
 	}
 	return out
 }
@@ -1419,10 +1432,12 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 		// A caption in type under 70 % of the body size inside a figure is
 		// the caption of a picture shown in it (a page reproduced in a
 		// figure, with its own "Figure 1."): the figure's text, not the
-		// document's caption.
-		if (!ro.caption[l] || pictureType(l, st)) && (l.Size < 1.6*st.BodySize || wordmarkText(l) && !overGraphic(l, gs, extent)) {
+		// document's caption. A list of figures' entries open with caption
+		// labels but are its cells, and so are an example's label and lines
+		// inside a captioned table.
+		if (!ro.caption[l] || pictureType(l, st) || inTOC(l, areas) || inVouched(l, areas) && !opensCaption(l)) && (l.Size < 1.6*st.BodySize || wordmarkText(l) && !overGraphic(l, gs, extent)) {
 			for i, a := range areas {
-				if inside(l, a.box) && (!ro.caption[l] || a.kind == FigureText) {
+				if inside(l, a.box) && (!ro.caption[l] || a.kind == FigureText || a.toc || a.vouched && !opensCaption(l)) {
 					if floats[i] == nil {
 						floats[i] = &region{kind: a.kind, float: found[i]}
 					}
@@ -1438,9 +1453,13 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 	}
 	for i, f := range floats {
 		if f != nil && f.kind == TableText {
-			found[i].src = &tableSource{box: areas[i].box, hRules: hRules, vRule: vRules, lines: f.lines}
+			found[i].src = &tableSource{box: areas[i].box, hRules: hRules, vRule: vRules, lines: f.lines, toc: areas[i].toc, vouched: areas[i].vouched}
 			found[i].readCells()
-			switch notATable(found[i].Cells, areas[i].box, hRules) {
+			rej := notATable(found[i].Cells, areas[i].box, hRules)
+			if areas[i].vouched {
+				rej = isTable // a caption says it is one
+			}
+			switch rej {
 			case asText:
 				// Not a table after all (table_reject.go): running text.
 				rest = append(rest, f.lines...)

@@ -75,6 +75,8 @@ type tableSource struct {
 	hRules, vRule []pdf.Rect
 	lines, turned []*Line
 	quarter       int
+	toc           bool // a table of contents: cells by tocCells
+	vouched       bool // a table its caption vouches for (table_caption.go)
 }
 
 // readCells reads a table's cells (Cells) from its source; it does
@@ -83,6 +85,14 @@ type tableSource struct {
 func (f *Float) readCells() {
 	s := f.src
 	if s == nil || s.quarter != 0 {
+		return
+	}
+	if s.toc {
+		f.Cells = tocCells(s.lines)
+		return
+	}
+	if s.vouched && mostlyProse(s.lines) {
+		f.Cells = proseRows(s.lines)
 		return
 	}
 	f.Cells = tableCells(s.lines, s.turned, s.box, s.hRules, s.vRule)
@@ -130,7 +140,10 @@ func tableCells(lines, turned []*Line, box pdf.Rect, hRules, vRules []pdf.Rect) 
 	xs := positions(v, func(r pdf.Rect) float64 { return (r.X0 + r.X1) / 2 })
 	ys := positions(h, func(r pdf.Rect) float64 { return (r.Y0 + r.Y1) / 2 })
 	if len(xs) >= 2 && len(ys) >= 2 {
-		if cells := lattice(ps, grow, xs, ys, h, v); cells != nil {
+		// A grid whose rules mark the columns and the head but not the
+		// rows (two rows of cells holding many lines of text) is read by
+		// alignment.
+		if cells := lattice(ps, grow, xs, ys, h, v); cells != nil && !(len(cells) <= 2 && baselines(ps) >= 2*len(cells)+2) {
 			return cells
 		}
 	}
@@ -542,4 +555,23 @@ func medianLineSize(lines []*Line) float64 {
 		s[i] = l.Size
 	}
 	return math.Max(median(s), 4)
+}
+
+// baselines counts the distinct baselines of pieces (within 0.35 of their
+// font size).
+func baselines(ps []piece) int {
+	bs := make([]float64, 0, len(ps))
+	for _, p := range ps {
+		bs = append(bs, p.base)
+	}
+	sort.Float64s(bs)
+	n := 0
+	last := math.Inf(-1)
+	for i, b := range bs {
+		if b-last > 0.35*ps[0].size || i == 0 {
+			n++
+			last = b
+		}
+	}
+	return n
 }

@@ -1,0 +1,58 @@
+package layout
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/crossmem/crossmem/internal/corpustest"
+)
+
+// Tables that only their captions vouch for (real corpus pages): a box of
+// guidelines between two rules captioned "Table 10" (one column of
+// paragraphs, its "Example N" labels inside), a small booktabs table
+// whose rules had joined a plot's above it across two figure captions,
+// and a table of isolates whose rows are single lines of cells.
+func TestCaptionedTables(t *testing.T) {
+	corpustest.Slow(t, "lays out three corpus PDFs")
+	captioned := func(pages []*Page, page int, label string) *Float {
+		t.Helper()
+		for _, f := range tablesOf(pages, page) {
+			if f.Caption != nil && strings.HasPrefix(f.Caption.Label, label) {
+				return f
+			}
+		}
+		t.Fatalf("p%d: no table linked to %q", page, label)
+		return nil
+	}
+	eacl := corpusDocument(t, "pm_2023.eacl-main.121.pdf")
+	f := captioned(eacl, 17, "Table 10")
+	if len(f.Cells) < 10 || len(f.Cells[0]) != 1 {
+		t.Fatalf("Table 10: %d rows of %d cells, want ≥ 10 rows of one", len(f.Cells), len(f.Cells[0]))
+	}
+	var rows []string
+	for _, r := range f.Cells {
+		rows = append(rows, r[0])
+	}
+	for _, want := range []string{"Example 1", "Supports = Yes", "1. Yes: if all the facts in the highlighted summary span are supported by the source document"} {
+		if !slices.Contains(rows, want) {
+			t.Errorf("Table 10: no row %q in %q", want, rows)
+		}
+	}
+	if !strings.HasPrefix(rows[0], "In this task, you will be shown a long document") || !strings.HasSuffix(rows[0], "will need to choose one of two options:") {
+		t.Errorf("Table 10: first row %q is not the first paragraph", rows[0])
+	}
+	want3 := [][]string{{"Dataset", "COARSE", "FINE"}, {"SQuALITY", "18.5", "6.8"}, {"PubMed", "11.8", "7.3"}, {"PubMed + ngram block", "11.7", "9.3"}, {"Average", "14.0", "7.8"}}
+	if f := captioned(eacl, 5, "Table 3"); !slices.EqualFunc(f.Cells, want3, slices.Equal[[]string]) {
+		t.Errorf("Table 3 cells\n%q\nwant\n%q", f.Cells, want3)
+	}
+	fungi := captioned(corpusDocument(t, "ol_repeating_references_on_pg9_pg10.pdf"), 2, "Table 1")
+	if len(fungi.Cells) < 15 || !slices.Equal(fungi.Cells[0], []string{"No.a", "Isolate", "Pathotype", "Source"}) {
+		t.Errorf("Table 1 of the isolates: %d rows, head %q", len(fungi.Cells), fungi.Cells[0])
+	}
+	if !slices.ContainsFunc(fungi.Cells, func(r []string) bool {
+		return slices.Equal(r, []string{"12", "ATCC38962", "Rough lemon", "United States"})
+	}) {
+		t.Errorf("Table 1 of the isolates: row 12 missing from %q", fungi.Cells)
+	}
+}
