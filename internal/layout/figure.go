@@ -500,6 +500,22 @@ func candidates(p *Page, b *Block, st Stats) []candidate {
 		box := rotateRect(page, q)
 		ov := math.Min(box.X1, bb.X1) - math.Max(box.X0, bb.X0)
 		if ov < 0.3*math.Min(box.Width(), bb.Width()) {
+			// A caption set beside its float (a narrow side caption): all
+			// of its height within the float's, less than three body
+			// lines off its side, nothing between them; ranked after the
+			// floats above and below (three body lines added).
+			hgap := math.Max(box.X0-bb.X1, bb.X0-box.X1)
+			if hgap < 0 || hgap > 3*st.BodySize || bb.Y0 < box.Y0-st.BodySize || bb.Y1 > box.Y1+st.BodySize {
+				return
+			}
+			x0, x1 := math.Min(box.X1, bb.X1), math.Max(box.X0, bb.X0)
+			for _, o := range p.Blocks {
+				ob := rotateRect(o.Box, q)
+				if o != b && o != f.Text && !o.Kind.Furniture() && ob.X0 >= x0-1 && ob.X1 <= x1+1 && ob.Y1 > bb.Y0 && ob.Y0 < bb.Y1 {
+					return
+				}
+			}
+			out = append(out, candidate{caption: b, f: f, gap: hgap + 3*st.BodySize})
 			return
 		}
 		var gap float64

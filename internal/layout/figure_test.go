@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,5 +142,23 @@ func TestCaptionsOfDrawnGridsAndBrokenPages(t *testing.T) {
 	}
 	if ts := tablesOf(g1, 3); len(ts) != 4 {
 		t.Errorf("gr_test_Grobid_1 p. 3: %d tables, want 4 (Table 1's two column parts, Table 2, the matrix)", len(ts))
+	}
+}
+
+// Side captions: ol_repeating_references sets its figures' captions in a
+// narrow column beside them; each caption names the figure of its own
+// page (they had been crossed over to the adjacent pages' figures).
+func TestSideCaptions(t *testing.T) {
+	corpustest.Slow(t, "lays out corpus PDFs")
+	doc := corpusDocument(t, "ol_repeating_references_on_pg9_pg10.pdf")
+	for _, c := range []struct {
+		page  int
+		label string
+	}{{7, "Fig. 5."}, {8, "Fig. 6."}} {
+		p := pageOf(doc, c.page)
+		f, ok := captionFloat(p, c.label)
+		if !ok || f == nil || !slices.Contains(p.Floats, f) {
+			t.Errorf("ol_repeating_references p. %d: %s found %v, float %+v; want the figure beside it on its page", c.page, c.label, ok, f)
+		}
 	}
 }
