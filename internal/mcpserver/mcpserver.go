@@ -98,7 +98,7 @@ func (in RecallInput) SearchQuery() search.Query {
 type VerifyQuoteInput struct {
 	Quote   string `json:"quote" jsonschema:"The quotation as it stands in the draft (outer quotation marks optional; elisions ... or […] allowed; at least 3 words)"`
 	CiteKey string `json:"cite_key,omitempty" jsonschema:"The cite key the quotation is attributed to; without one the answer says where the quotation is"`
-	Page    string `json:"page,omitempty" jsonschema:"The page the citation gives (11, p. 11, pp. 11-12): checked against the printed page the quotation is on"`
+	Page    string `json:"page,omitempty" jsonschema:"The page the citation gives, as a string (\"11\", \"p. 11\", \"pp. 11-12\", \"xii\"): checked against the printed page the quotation is on"`
 }
 
 func (s *Server) verifyQuote(ctx context.Context, _ *mcp.CallToolRequest, in VerifyQuoteInput) (*mcp.CallToolResult, check.QuoteResult, error) {
@@ -177,7 +177,7 @@ type ReadInput struct {
 	CiteKey   string `json:"cite_key" jsonschema:"The paper (cite key or alias)"`
 	ChunkID   string `json:"chunk_id,omitempty" jsonschema:"One chunk, as crossmem_recall names it (e.g. p2s1c4)"`
 	Page      int    `json:"page,omitempty" jsonschema:"Every chunk of this PDF page (1-based)"`
-	PageLabel string `json:"page_label,omitempty" jsonschema:"Every chunk of the page with this printed page, as printed_page gives it: the PDF's page label, else the number in its running head or foot (e.g. 46, xii, 4970)"`
+	PageLabel string `json:"page_label,omitempty" jsonschema:"Every chunk of the page with this printed page, as printed_page gives it: the PDF's page label, else the number in its running head or foot, as a string (e.g. \"46\", \"xii\", \"4970\"); for the PDF's own page number use page"`
 	Section   string `json:"section,omitempty" jsonschema:"Every chunk of the first section whose title contains this (case-insensitive), subsections included"`
 	Furniture bool   `json:"furniture,omitempty" jsonschema:"Include running heads, page numbers and margin notes in a page or section"`
 	Images    bool   `json:"images,omitempty" jsonschema:"Also return the picture of each figure chunk read as image content (PNG, the figure's region as the PDF draws it), to look at the figure before citing it"`

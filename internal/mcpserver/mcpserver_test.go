@@ -466,9 +466,10 @@ func TestToolsList(t *testing.T) {
 		t.Fatal(err)
 	}
 	type prop struct {
-		Type    string          `json:"type"`
-		Default json.RawMessage `json:"default"`
-		Enum    []string        `json:"enum"`
+		Type        string          `json:"type"`
+		Description string          `json:"description"`
+		Default     json.RawMessage `json:"default"`
+		Enum        []string        `json:"enum"`
 	}
 	type schema struct {
 		Type       string          `json:"type"`
@@ -516,6 +517,15 @@ func TestToolsList(t *testing.T) {
 	if !slices.Equal(rd.Required, []string{"cite_key"}) || rd.Properties["chunk_id"].Type != "string" || rd.Properties["page"].Type != "integer" ||
 		rd.Properties["page_label"].Type != "string" || rd.Properties["section"].Type != "string" {
 		t.Errorf("crossmem_read schema %+v: want required [cite_key], chunk_id, page, page_label, section", rd)
+	}
+	// Page locators and labels are strings ("xii", "pp. 11-12"): an agent
+	// that sends 11 gets a schema error, so the descriptions say so and
+	// show their examples as strings.
+	for _, tp := range [][2]string{{"crossmem_verify_quote", "page"}, {"crossmem_read", "page_label"}} {
+		p := schemas[tp[0]].Properties[tp[1]]
+		if p.Type != "string" || !strings.Contains(p.Description, "as a string") || !regexp.MustCompile(`"[0-9]+"`).MatchString(p.Description) {
+			t.Errorf("%s %s: type %q, description %q: want a string said to be one, with quoted examples", tp[0], tp[1], p.Type, p.Description)
+		}
 	}
 	if ls := schemas["crossmem_list"]; !slices.Equal(ls.Properties["state"].Enum, []string{"compiled", "captured", "metadata-only"}) {
 		t.Errorf("crossmem_list state enum = %v", ls.Properties["state"].Enum)
