@@ -63,6 +63,15 @@ func TestCaptureWaitIsVisible(t *testing.T) {
 		t.Errorf("want one pending warning and the refresh hint:\n%s", errOut)
 	}
 
+	// A refresh while the sources still do not answer says to run that
+	// refresh again when online, not "run the capture again".
+	for _, args := range [][]string{{"refresh", "bran2024augmenting"}, {"refresh", "--pending"}} {
+		code, _, errOut = run(append(args, "--timeout", "1s")...)
+		if want := "crossmem: hint: check the metadata against the sources when online with: crossmem " + strings.Join(args, " ") + "\n"; code != 1 || !strings.Contains(errOut, want) || strings.Contains(errOut, "capture again") {
+			t.Errorf("%v offline: exit %d, want 1 and the hint %q:\n%s", args, code, want, errOut)
+		}
+	}
+
 	for _, s := range metadatatest.Sources() {
 		srv.Fail(s, metadatatest.NoFault)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -135,6 +136,11 @@ func refreshOne(ctx context.Context, o *refreshOptions, lib *library.Library, ke
 	opts.OnLookup = lk.on
 	res, err := capture.Refresh(ctx, lib, key, opts)
 	lk.end()
+	var ue *capture.UnreachableError
+	if errors.As(err, &ue) {
+		// What to run again is this refresh, not a capture.
+		return hint.Wrap(err, hint.Action{Kind: hint.RefreshOnline, Key: key})
+	}
 	if err != nil {
 		return err
 	}
@@ -210,6 +216,13 @@ func refreshBatch(ctx context.Context, o *refreshOptions, lib *library.Library, 
 	var items []render.BatchItem
 	var hints, notes []string
 	offline := false
+	again := strings.Join(keys, " ") // the refresh to run again when online
+	switch {
+	case o.pending:
+		again = "--pending"
+	case o.all:
+		again = "--all"
+	}
 	for i, key := range keys {
 		if ctx.Err() != nil {
 			break
@@ -240,15 +253,17 @@ func refreshBatch(ctx context.Context, o *refreshOptions, lib *library.Library, 
 			}
 		}
 		if err != nil {
-			it.Status = render.StatusFailed
-			it.Error, it.Hint = render.Error(err)
-			if it.Hint != "" && !slices.Contains(hints, it.Hint) {
-				hints = append(hints, it.Hint)
-			}
 			var ue *capture.UnreachableError
 			if errors.As(err, &ue) {
 				it.Pending = true
 				offline = ue.Unreachable
+				// What to run again is this refresh, not a capture.
+				err = hint.Wrap(err, hint.Action{Kind: hint.RefreshOnline, Key: again})
+			}
+			it.Status = render.StatusFailed
+			it.Error, it.Hint = render.Error(err)
+			if it.Hint != "" && !slices.Contains(hints, it.Hint) {
+				hints = append(hints, it.Hint)
 			}
 		}
 		items = append(items, it)
