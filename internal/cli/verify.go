@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -146,10 +147,17 @@ func printVerify(a *app, out *verify.Result, deep bool) {
 			fmt.Fprintf(w, "PDF CHANGED: %s %s\n  expected: %s\n  actual: %s\n", p.CiteKey, tildePath(p.Path), p.Expected, p.Actual)
 		}
 	}
-	confirmed, chunks := 0, 0
+	// A paper whose PDF changed is not re-extracted: it is counted apart,
+	// not as chunks that failed to be confirmed.
+	confirmed, chunks, extracted, notExtracted := 0, 0, 0, 0
 	for _, d := range out.Deep {
-		confirmed += d.Confirmed
-		chunks += d.Chunks
+		if slices.ContainsFunc(d.Problems, func(p verify.DeepProblem) bool { return p.Kind == verify.PDFChanged }) {
+			notExtracted++
+		} else {
+			extracted++
+			confirmed += d.Confirmed
+			chunks += d.Chunks
+		}
 		for _, p := range d.Problems {
 			switch p.Kind {
 			case verify.ExtractorChanged:
@@ -165,7 +173,12 @@ func printVerify(a *app, out *verify.Result, deep bool) {
 	fmt.Fprintf(w, "Verified %d chunks, %d drift(s) detected.\n", out.Chunks, len(out.Drifts))
 	fmt.Fprintf(w, "Checked %d PDFs, %d changed.\n", out.PDFsChecked, len(out.PDFs))
 	if deep {
-		fmt.Fprintf(w, "Re-extracted %d papers: %d of %d chunks confirmed at their page and bbox.\n", len(out.Deep), confirmed, chunks)
+		if extracted > 0 || notExtracted == 0 {
+			fmt.Fprintf(w, "Re-extracted %d papers: %d of %d chunks confirmed at their page and bbox.\n", extracted, confirmed, chunks)
+		}
+		if notExtracted > 0 {
+			fmt.Fprintf(w, "Not re-extracted: %d paper(s) whose PDF changed (PDF CHANGED above).\n", notExtracted)
+		}
 	}
 	if len(out.Drifts) > 0 {
 		key := out.Drifts[0].CiteKey // named when every drift is in one note
