@@ -296,7 +296,8 @@ func dropDecoration(pages []*Page) {
 // less than two body lines apart (the first within the distance a float
 // may be from its caption), that are paragraphs, equations or code and
 // not running text (a paragraph of two lines or more, one of them prose,
-// in the body's type or larger); at least two lines in all. They become
+// in the body's type or larger) nor a numbered display; at least two
+// lines in all. They become
 // one FigureText block of a new figure linked to b.
 func vouchedFloat(p *Page, b *Block, side int, st Stats) {
 	q := 0
@@ -336,7 +337,7 @@ func vouchedFloat(p *Page, b *Block, side int, st Stats) {
 				break
 			}
 			running := o.Kind == Paragraph && len(o.Lines) >= 2 && anyProse(o) && o.Size() >= 0.95*st.BodySize
-			if o.Kind != Paragraph && o.Kind != Equation && o.Kind != Code || running || o.Float != nil || o.Continues || o.Prev != nil || prevOf[o] {
+			if o.Kind != Paragraph && o.Kind != Equation && o.Kind != Code || running || numbered(o) || o.Float != nil || o.Continues || o.Prev != nil || prevOf[o] {
 				break
 			}
 			took = append(took, o)
@@ -422,6 +423,18 @@ func acrossBreak(pages []*Page, c *captionAt, side int) {
 	if best != nil {
 		link(best, c.b, p.Number)
 	}
+}
+
+// numbered reports whether a line of b ends with an equation number
+// ("(3)"): a numbered display is the document's, never a figure's text.
+func numbered(b *Block) bool {
+	for _, l := range b.Lines {
+		f := strings.Fields(l.Text)
+		if len(f) > 0 && eqNumber.MatchString(f[len(f)-1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // breaksOff reports whether the running text before caption c (in
