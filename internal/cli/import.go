@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -119,8 +120,36 @@ func runImport(ctx context.Context, o *importOptions) error {
 			a.warn("%s:%d: %s", file, o.Line, w)
 		}
 	}
-	fmt.Fprintf(a.io.Out, "[import] %s %d of %d entries from %s (%s); attach PDFs with: crossmem capture <pdf> --cite-key <key>\n", verb, added, len(out), file, format)
+	fmt.Fprintln(a.io.Out, importSummary(verb, added, out, file, format))
 	return nil
+}
+
+// importSummary is import's last line: how many entries were added, what
+// became of the others, and, when any was added, how to attach its PDF (an
+// entry that updated or matched a captured paper has one already).
+func importSummary(verb string, added int, out []capture.ImportOutcome, file, format string) string {
+	count := map[string]int{}
+	for _, o := range out {
+		count[o.Status]++
+	}
+	line := fmt.Sprintf("[import] %s %d of %d entries from %s (%s)", verb, added, len(out), file, format)
+	var rest []string
+	for _, st := range []struct{ status, words string }{
+		{capture.ImportUpdated, "described a paper that had no title or author"},
+		{capture.ImportAlias, "became an alias of a paper in the library"},
+		{capture.ImportExists, "already in the library"},
+	} {
+		if n := count[st.status]; n > 0 {
+			rest = append(rest, fmt.Sprintf("%d %s", n, st.words))
+		}
+	}
+	if len(rest) > 0 {
+		line += ": " + strings.Join(rest, ", ")
+	}
+	if added > 0 {
+		line += "; attach PDFs with: crossmem capture <pdf> --cite-key <key>"
+	}
+	return line
 }
 
 // updateNotes rewrites the notes of compiled papers whose metadata or
