@@ -112,6 +112,7 @@ any failed), 2 unrecognised input or usage error.`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			o.inputs = argv
+			a.createHome = true
 			return runCapture(cmd.Context(), o)
 		},
 	}

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -106,6 +107,11 @@ type app struct {
 	// barDesc is bar's label: a callback with another label (or another
 	// total) replaces the bar.
 	barDesc string
+	// createHome is set by the verbs that add to the library (capture,
+	// import, serve): only they create a library folder that does not
+	// exist. Every other verb reports it, so that a mistyped CROSSMEM_HOME
+	// is never read as an empty library.
+	createHome bool
 }
 
 // progress returns a progress callback (i of n) that draws a bar on stderr
@@ -157,6 +163,11 @@ func (a *app) library() (*library.Library, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
+	}
+	if !a.createHome {
+		if _, err := os.Stat(cfg.Home); errors.Is(err, fs.ErrNotExist) {
+			return nil, hint.Wrap(fmt.Errorf("the library folder %s does not exist", cfg.Home), hint.Action{Kind: hint.CheckHome, Path: cfg.Home})
+		}
 	}
 	lib, err := library.Open(cfg.Home)
 	if err != nil {

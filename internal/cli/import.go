@@ -50,6 +50,7 @@ Exit status: 0 imported (or nothing to do), 1 error, 2 usage error.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			o.file = argv[0]
+			a.createHome = true
 			return runImport(cmd.Context(), o)
 		},
 	}

@@ -71,6 +71,7 @@ in use) or another error.`,
 }
 
 func runServe(ctx context.Context, o *serveOptions) error {
+	o.app.createHome = true // the viewer of a new library; the bridge captures into it
 	a := o.app
 	cfg, err := a.config()
 	if err != nil {
