@@ -327,7 +327,7 @@ func Main(ctx context.Context, args []string, stdio IO, servers Servers) int {
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK
 	}
@@ -349,7 +349,11 @@ func Main(ctx context.Context, args []string, stdio IO, servers Servers) int {
 	}
 	a.printError(err)
 	if _, has := hint.Of(err); code == ExitUsage && !has {
-		a.hint("run 'crossmem --help' or 'crossmem <command> --help' for usage")
+		if cmd != nil && cmd != root {
+			a.hint("run '" + cmd.CommandPath() + " --help' for usage")
+		} else {
+			a.hint("run 'crossmem --help' or 'crossmem <command> --help' for usage")
+		}
 	}
 	return code
 }
@@ -486,7 +490,12 @@ func groupCommand(cmd *cobra.Command) {
 func args(v cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, a []string) error {
 		if err := v(cmd, a); err != nil {
-			return usageError{err}
+			// Cobra says only how many arguments it wanted; the usage
+			// line says which.
+			if !cmd.HasParent() {
+				return usageError{err} // "unknown command": --help lists them
+			}
+			return usageError{fmt.Errorf("%w (usage: %s)", err, cmd.UseLine())}
 		}
 		return nil
 	}
