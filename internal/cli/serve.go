@@ -2,15 +2,18 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/crossmem/crossmem/internal/bridge"
+	"github.com/crossmem/crossmem/internal/hint"
 	"github.com/crossmem/crossmem/internal/pdf"
 	"github.com/crossmem/crossmem/internal/serve"
 	"github.com/crossmem/crossmem/internal/viewer"
@@ -95,6 +98,9 @@ func runServe(ctx context.Context, o *serveOptions) error {
 		port = o.port
 	}
 	s, err := serve.Listen("127.0.0.1", port, logger)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return hint.Wrap(err, hint.Action{Kind: hint.PortInUse})
+	}
 	if err != nil {
 		return err
 	}

@@ -126,6 +126,9 @@ const (
 	// ExportDraft (Path): a draft given as a PDF or other binary file;
 	// export its text (LaTeX, markdown) and check that.
 	ExportDraft
+	// PortInUse: crossmem serve's port is taken; another crossmem serve
+	// already serves, or choose another port.
+	PortInUse
 	// CheckHome (Path): the library folder does not exist; check the
 	// setting that names it.
 	CheckHome

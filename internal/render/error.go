@@ -118,6 +118,8 @@ func Hint(a hint.Action) string {
 		return "see the edits with: crossmem verify " + key + "; crossmem compile " + key + " restores the text from the PDF (discarding the edits)"
 	case hint.ExportDraft:
 		return "give the draft's source (.tex, .md, .txt): export a word-processor document as markdown first (e.g. pandoc draft.docx -o draft.md); quotations in a paper's PDF are checked by compiling it (crossmem capture, crossmem compile)"
+	case hint.PortInUse:
+		return "if it is another crossmem serve, it serves the viewer and the bridge already (crossmem open uses it); else choose another port with [serve] port in the config file or BRIDGE_PORT, which the viewer links in results follow"
 	case hint.CheckHome:
 		return "check CROSSMEM_HOME (or home in ~/.crossmem/config.toml): it names " + a.Path + "; a capture creates the library there"
 	case hint.RekeyThenRestore:

@@ -396,7 +396,8 @@ func TestServeExitCodes(t *testing.T) {
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = procEnv(home, "BRIDGE_PORT="+strconv.Itoa(p))
 	out, err := cmd.CombinedOutput()
-	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), "the port is in use") {
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), "the port is in use") ||
+		!strings.Contains(string(out), "crossmem: hint: if it is another crossmem serve, it serves the viewer and the bridge already") {
 		t.Errorf("second serve on port %d: %v\n%s", p, err, out)
 	}
 	if code := s.stop(t, os.Interrupt); code != 0 {
