@@ -67,7 +67,7 @@ func TestCaptureWaitIsVisible(t *testing.T) {
 	// refresh again when online, not "run the capture again".
 	for _, args := range [][]string{{"refresh", "bran2024augmenting"}, {"refresh", "--pending"}} {
 		code, _, errOut = run(append(args, "--timeout", "1s")...)
-		if want := "crossmem: hint: check the metadata against the sources when online with: crossmem " + strings.Join(args, " ") + "\n"; code != 1 || !strings.Contains(errOut, want) || strings.Contains(errOut, "capture again") {
+		if want := "crossmem: hint: check the metadata against the sources when online with: crossmem " + strings.Join(args, " ") + "\n"; code != 1 || !strings.Contains(errOut, want) || strings.Contains(errOut, "capture again") || strings.Contains(errOut, "after 0s") {
 			t.Errorf("%v offline: exit %d, want 1 and the hint %q:\n%s", args, code, want, errOut)
 		}
 	}

@@ -121,7 +121,9 @@ func (l *lookups) tick() {
 			continue
 		}
 		l.noticed = true
-		l.a.notice("%s: still waiting for %s after %ds (at most %s in all)", l.name, s, int(l.waited().Seconds()), l.limit.Round(time.Second))
+		// Tenths: with a deadline under 2 s the notice comes before a whole
+		// second has passed ("after 0s" read as no wait at all).
+		l.a.notice("%s: still waiting for %s after %s (at most %s in all)", l.name, s, l.waited().Round(100*time.Millisecond), l.limit.Round(time.Second))
 	}
 }
 
