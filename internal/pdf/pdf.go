@@ -662,6 +662,7 @@ func (d *Document) Page(n int) (*Page, error) {
 		}
 		p.Chars = append(p.Chars, c)
 	}
+	d.fixGlyphNames(tp.TextPage, p) // TeX glyph names pdfium does not know (texglyphs.go)
 	p.Tags = d.readTags(pageReq, tp.TextPage, p.Chars)
 	return p, nil
 }
@@ -691,7 +692,7 @@ func (d *Document) PageText(n int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return t.Text, nil
+	return d.fixGlyphNamesText(tp.TextPage, t.Text), nil // as Page does (texglyphs.go)
 }
 
 // Pages extracts every page of the PDF in data, in page order, reading
