@@ -300,10 +300,13 @@ func monospacedByWidth(p *pdf.Page) map[int]bool {
 	return out
 }
 
-// isMathRune reports whether r is a mathematical symbol, a Greek letter
-// or a mathematical alphanumeric symbol.
+// isMathRune reports whether r is a mathematical symbol, a Greek letter,
+// a mathematical alphanumeric symbol or one of the private-use code points
+// U+F8E5–U+F8FE the Adobe Glyph List gives the pieces of big delimiters
+// (parenlefttp … bracerightbt, radicalex, arrowvertex), which pdfium
+// reports for glyphs so named.
 func isMathRune(r rune) bool {
-	return unicode.Is(unicode.Sm, r) || r >= 0x0391 && r <= 0x03F5 || r >= 0x1D400 && r <= 0x1D7FF
+	return unicode.Is(unicode.Sm, r) || r >= 0x0391 && r <= 0x03F5 || r >= 0x1D400 && r <= 0x1D7FF || r >= 0xF8E5 && r <= 0xF8FE
 }
 
 // Analyze lays out one page.

@@ -692,7 +692,7 @@ func (d *Document) PageText(n int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return d.fixGlyphNamesText(tp.TextPage, t.Text), nil // as Page does (texglyphs.go)
+	return d.fixGlyphNamesText(tp.TextPage, cc.Count, t.Text), nil // as Page does (texglyphs.go)
 }
 
 // Pages extracts every page of the PDF in data, in page order, reading

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"strconv"
+	"unicode/utf16"
 
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
@@ -84,63 +85,96 @@ func (d *Document) fixGlyphNames(tp references.FPDF_TEXTPAGE, p *Page) {
 }
 
 // fixGlyphNamesText applies fixGlyphNames's decoding to text, pdfium's
-// text of text page tp (FPDFText_GetText: one UTF-16 unit per character):
-// the same word fonts (found as Page finds them) decide whether to look,
-// the same characters change.
-func (d *Document) fixGlyphNamesText(tp references.FPDF_TEXTPAGE, text string) string {
-	pf := &pageFonts{d: d, tp: tp}
-	rs := []rune(text)
+// text of the count characters of text page tp (FPDFText_GetText): the
+// same word fonts (found as Page finds them) decide whether to look, the
+// same characters change. It reads every character (test-time cost: only
+// the corpus tests call PageText).
+func (d *Document) fixGlyphNamesText(tp references.FPDF_TEXTPAGE, count int, text string) string {
+	inst := d.inst
+	us := make([]rune, count)
+	for i := range us {
+		u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: i})
+		if err != nil {
+			return text
+		}
+		us[i] = rune(u.Unicode)
+	}
+	// The word fonts, as Page reads them: a word starts after a space or
+	// line break; its font is that of its first character that is no
+	// generated character and no space.
 	var fonts []Font
 	var firsts []int
 	seen := map[Font]bool{}
 	wordStart := true
-	ti := 0
-	for _, r := range rs {
-		i := ti
-		ti += charUnits(r)
-		// As Page: a word starts after a space or line break; its font is
-		// that of its first character that is no generated character and
-		// no space.
+	for i := 0; i < count; i++ {
+		r, first := us[i], i
+		if utf16.IsSurrogate(r) && r < 0xDC00 && i+1 < count && utf16.DecodeRune(r, us[i+1]) != 0xFFFD {
+			i++
+		}
 		generated := false
 		if r == '\r' || r == '\n' || r == ' ' {
 			wordStart = true
-			if r != ' ' {
-				g, err := d.inst.FPDFText_IsGenerated(&requests.FPDFText_IsGenerated{TextPage: tp, Index: i})
-				generated = err == nil && g.IsGenerated
-			}
+			g, err := inst.FPDFText_IsGenerated(&requests.FPDFText_IsGenerated{TextPage: tp, Index: i})
+			generated = err == nil && g.IsGenerated
 		}
-		if !generated && r != ' ' && wordStart {
-			wordStart = false
-			fi, err := d.inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp, Index: i})
-			if err != nil {
-				continue
-			}
-			f := Font{Name: stripSubset(fi.FontName), Flags: fi.Flags}
-			if !seen[f] {
-				seen[f] = true
-				fonts, firsts = append(fonts, f), append(firsts, i)
-			}
+		if generated || r == ' ' || !wordStart {
+			continue
+		}
+		wordStart = false
+		fi, err := inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp, Index: first})
+		if err != nil {
+			continue
+		}
+		f := Font{Name: stripSubset(fi.FontName), Flags: fi.Flags}
+		if !seen[f] {
+			seen[f] = true
+			fonts, firsts = append(fonts, f), append(firsts, first)
 		}
 	}
+	pf := &pageFonts{d: d, tp: tp}
 	if !pf.texWordFont(fonts, func(k int) int { return firsts[k] }) {
 		return text
 	}
-	ti = 0
-	changed := false
-	for j, r := range rs {
-		i := ti
-		ti += charUnits(r)
-		if r > 0xFF {
-			continue
-		}
-		if u, ok := pf.glyphRune(i, r); ok {
-			rs[j], changed = u, true
+	// FPDFText_GetText leaves out some control characters pdfium reports
+	// for codes with no Unicode (U+0000, U+0002) and writes its line-end
+	// hyphens (U+0002 per character) as U+FFFE: walk the characters
+	// beside the text to keep the two aligned, and give up (pdfium's text
+	// as it is) should they disagree otherwise.
+	rs := []rune(text)
+	out := make([]rune, 0, len(rs))
+	k := 0 // index in rs
+	for i, r := range us {
+		switch {
+		case k < len(rs) && rs[k] > 0xFFFF && utf16.IsSurrogate(r):
+			if r >= 0xDC00 { // the second half
+				out = append(out, rs[k])
+				k++
+			}
+		case k < len(rs) && rs[k] == r:
+			g, ok := rune(0), false
+			if r <= 0xFF {
+				g, ok = pf.glyphRune(i, r)
+			}
+			if !ok {
+				g = r
+			}
+			out = append(out, g)
+			k++
+		case k < len(rs) && r == 2 && rs[k] == 0xFFFE:
+			out = append(out, rs[k])
+			k++
+		case r < 0x20:
+			if g, ok := pf.glyphRune(i, r); ok {
+				out = append(out, g)
+			}
+		default:
+			return text
 		}
 	}
-	if !changed {
+	if k != len(rs) {
 		return text
 	}
-	return string(rs)
+	return string(out)
 }
 
 // texWordFont reports whether one of fonts (a page's word fonts) is
