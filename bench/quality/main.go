@@ -165,7 +165,7 @@ func run(out, binFlag, corpusLib, corpusDir string, n, nTypo, minWords int, seed
 	for i, nt := range notes {
 		for _, c := range nt.Note.Chunks {
 			text := corpuslib.ReaderCopy(c.Text)
-			chunks = append(chunks, &srcChunk{paper: i, citeKey: nt.Note.Front.CiteKey, chunkID: c.ID, text: text, key: quote.Key(c.Text)})
+			chunks = append(chunks, &srcChunk{paper: i, citeKey: nt.Note.Front.CiteKey, chunkID: c.ID, text: text, key: quote.Key(c.Text), furniture: chunk.IsFurniture(c.Type)})
 		}
 	}
 	rep := &report{Date: time.Now().Format("2006-01-02"), Command: "go run ./bench/quality " + strings.Join(os.Args[1:], " "),

@@ -38,6 +38,10 @@ type srcChunk struct {
 	chunkID string
 	text    string // reader copy
 	key     string // quote.Key of the chunk text
+	// furniture: a running head, page footer or margin note, which search
+	// leaves out by design; its sentences count for uniqueness but are
+	// never queries.
+	furniture bool
 }
 
 // abbreviations end with a period that does not end a sentence.
@@ -126,6 +130,9 @@ func uniqueSentences(chunks []*srcChunk, minWords int) map[int][]candidate {
 	out := map[int][]candidate{}
 	seen := map[string]bool{}
 	for _, c := range chunks {
+		if c.furniture {
+			continue
+		}
 		for _, s := range sentences(c.text) {
 			if wordCount(s) < minWords {
 				continue
