@@ -439,10 +439,11 @@ func sectionAccuracy(r *fileResult, chunks []chunk.Chunk, es []entry, sizes [][2
 				ok = true
 			}
 		}
-		// A subsection the outline does not list (it stops at a shallower
-		// depth) inside the entry's section is right too.
+		// A numbered subsection the outline does not list (it stops at a
+		// shallower depth: the entry is a leaf) inside the entry's
+		// section is right too.
 		if !ok && !slices.ContainsFunc(es, func(e entry) bool { return sameTitle(c.Section, e.title) }) {
-			ok = slices.ContainsFunc(c.SectionPath, func(t string) bool { return sameTitle(t, es[prev].title) })
+			ok = subsectionOf(c.Section, c.SectionPath, es, prev)
 		}
 		r.sections.add(ok)
 		if !ok {
@@ -459,13 +460,43 @@ func belowLeaf(c chunk.Chunk, es []entry) bool {
 	if len(c.SectionPath) < 2 || !sameTitle(c.SectionPath[len(c.SectionPath)-1], c.Text) {
 		return false
 	}
-	for i, en := range es {
-		leaf := !slices.ContainsFunc(es, func(o entry) bool { return o.parent == i })
-		if leaf && slices.ContainsFunc(c.SectionPath[:len(c.SectionPath)-1], func(t string) bool { return sameTitle(t, en.title) }) {
+	for i := range es {
+		if subsectionOf(c.Text, c.SectionPath, es, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// headNumber is a heading's leading number: "2.1 Data" → "2.1",
+// "Appendix A. Tools" → "A"; "" when it has none.
+var headNumberRe = regexp.MustCompile(`^(?:(?i:appendix|chapter|part)\s+)?((?:\d{1,2}|[A-Z])(?:\.\d{1,2})*)(?:\.?\s|\.?$)`)
+
+func headNumber(t string) string {
+	if m := headNumberRe.FindStringSubmatch(strings.TrimSpace(t)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// subsectionOf reports whether section title, with its section path,
+// is a numbered subsection of outline entry i where the outline goes no
+// deeper: entry i is a leaf, its title (or the printed heading in the
+// path that matches it) is numbered, and title's number extends that
+// number ("2.1" under "2 Methods").
+func subsectionOf(title string, path []string, es []entry, i int) bool {
+	if slices.ContainsFunc(es, func(o entry) bool { return o.parent == i }) {
+		return false // not a leaf
+	}
+	k := slices.IndexFunc(path, func(t string) bool { return sameTitle(t, es[i].title) })
+	if k < 0 || k == len(path)-1 {
+		return false
+	}
+	n, p := headNumber(title), headNumber(es[i].title)
+	if p == "" {
+		p = headNumber(path[k])
+	}
+	return n != "" && p != "" && strings.HasPrefix(n, p+".")
 }
 
 func headingsVsOutline(r *fileResult, chunks []chunk.Chunk, es []entry) {

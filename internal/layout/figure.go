@@ -385,6 +385,9 @@ func vouchedFloat(p *Page, b *Block, side int, st Stats) {
 // the last block and floats are set below (side -1), the first such float
 // of the next page that nothing precedes in its column.
 func acrossBreak(pages []*Page, c *captionAt, side int) {
+	if side == 0 {
+		return // the kind's side is unknown (a Listing or Algorithm caption): no page break to cross
+	}
 	p := pages[c.page]
 	var body []*Block
 	for _, b := range p.Blocks {

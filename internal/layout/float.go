@@ -1013,7 +1013,8 @@ func scannedFigures(lines []*Line, taken []floatArea, ro roles, st Stats) []pdf.
 		for grown := true; grown; {
 			grown = false
 			for _, m := range lines {
-				if ro.caption[m] && !captionText(m.Text) && m.Box.Y1 <= cb.Y0+1 && cb.Y0-m.Box.Y1 < 1.5*m.Size && across(m.Box, cb) {
+				if ro.caption[m] && !captionText(m.Text) && m.Box.Y1 <= cb.Y0+1 && cb.Y0-m.Box.Y1 < 1.5*m.Size && across(m.Box, cb) &&
+					cb.Union(m.Box) != cb { // a line already inside adds nothing (and would loop for ever)
 					cb, grown = cb.Union(m.Box), true
 				}
 			}
