@@ -205,6 +205,12 @@ func charUnits(r rune) int {
 // (r is then the character code) and its font program's built-in encoding
 // names the glyph with a name in texGlyphs.
 func (pf *pageFonts) glyphRune(i int, r rune) (rune, bool) {
+	if r == ' ' || r == '\r' || r == '\n' {
+		// Page treats these as white space (no font, size from the box);
+		// a glyph behind them (cmex's parenleftBigg is code 0x20) stays
+		// as pdfium reports it rather than become a fontless character.
+		return 0, false
+	}
 	e, err := pf.d.inst.FPDFText_HasUnicodeMapError(&requests.FPDFText_HasUnicodeMapError{TextPage: pf.tp, Index: i})
 	// pdfium reports a character code with no Unicode as the character,
 	// except code 0, which it reports as U+0000 without the flag.

@@ -73,6 +73,13 @@ func TestTeXGlyphNames(t *testing.T) {
 	if strings.Contains(chars, "hxi") {
 		t.Errorf("Page chars %q still have the codes of ⟨x⟩", chars)
 	}
+	// cmex's parenleftBigg is code 0x20, which pdfium reports as a space:
+	// it stays white space, never a character with no font.
+	for _, c := range p.Chars {
+		if !c.Generated && c.Rune != ' ' && c.Rune != '\r' && c.Rune != '\n' && c.Font < 0 {
+			t.Errorf("character %q has no font", c.Rune)
+		}
+	}
 	if got := strings.Count(chars, "∑"); got != 2 {
 		t.Errorf("%d ∑ in %q, want 2 (text and display size)", got, chars)
 	}
