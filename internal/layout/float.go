@@ -718,20 +718,7 @@ func rowsOf(lines []*Line) []*row {
 // Grids that are display mathematics (displayMath) are returned apart, as
 // maths.
 func textGrids(lines []*Line, taken []floatArea, ro roles) (out, maths []pdf.Rect) {
-	var free []*Line
-	for _, l := range lines {
-		in := false
-		for _, a := range taken {
-			if inside(l, a.box) {
-				in = true
-				break
-			}
-		}
-		if !in {
-			free = append(free, l)
-		}
-	}
-	rows := rowsOf(free)
+	rows := rowsOf(outsideAreas(lines, taken))
 	// Cells of a row: lines that are not prose, in x-order.
 	type cand struct {
 		r     *row
@@ -1280,14 +1267,7 @@ func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) pd
 			if mid := (l.Box.X0 + l.Box.X1) / 2; (l.Box.Y0 >= box.Y1 || l.Box.Y1 <= box.Y0) && (mid < box.X0 || mid > box.X1) {
 				continue
 			}
-			taken2 := false
-			for _, a := range taken {
-				if inside(l, a.box) {
-					taken2 = true
-					break
-				}
-			}
-			if taken2 {
+			if inAreas(l, taken) {
 				continue
 			}
 			box = box.Union(l.Box)
@@ -1521,4 +1501,26 @@ func displayMath(box pdf.Rect, cells, lines []*Line) bool {
 		}
 	}
 	return m*2 > len(cells)
+}
+
+// inAreas reports whether line l lies inside one of the areas (inside).
+func inAreas(l *Line, areas []floatArea) bool {
+	for _, a := range areas {
+		if inside(l, a.box) {
+			return true
+		}
+	}
+	return false
+}
+
+// outsideAreas returns the lines that lie inside none of the areas, in
+// their order.
+func outsideAreas(lines []*Line, areas []floatArea) []*Line {
+	var out []*Line
+	for _, l := range lines {
+		if !inAreas(l, areas) {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -202,28 +202,18 @@ func wideGapBefore(ws []Word, s float64) bool {
 	return false
 }
 
-// tocSectionNumber matches a section's number set apart from its title:
-// "1", "2.3", "A.1", "IV".
+// sectionNumberRe matches a section's number set apart from its title in
+// a table of contents: "1", "2.3", "A.1", "IV".
 var sectionNumberRe = regexp.MustCompile(`^([0-9]{1,2}|[A-Z]|[IVX]{1,4})([.][0-9]{1,2})*\.?$`)
 
+// tocSectionNumber reports whether s (white space around it aside) is a
+// section number as sectionNumberRe matches it.
 func tocSectionNumber(s string) bool { return sectionNumberRe.MatchString(strings.TrimSpace(s)) }
 
 // tocAreas returns the areas of the tables of contents among lines (see
 // the comment at the top); lines inside taken areas are not looked at.
 func tocAreas(lines []*Line, taken []floatArea) []pdf.Rect {
-	var free []*Line
-	for _, l := range lines {
-		in := false
-		for _, a := range taken {
-			if inside(l, a.box) {
-				in = true
-				break
-			}
-		}
-		if !in {
-			free = append(free, l)
-		}
-	}
+	free := outsideAreas(lines, taken)
 	rows := rowsOf(free)
 	es := tocEntries(rows)
 	if len(es) < 3 {
