@@ -2,13 +2,13 @@ package layout
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/pdf"
+	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // Numbered section titles set at the body size in caps and small caps
@@ -16,24 +16,8 @@ import (
 // outline: a PDF made at test time by pdfTeX from
 // testdata/smallcaps_sections.tex.
 func TestSmallCapsSections(t *testing.T) {
-	tex, err := exec.LookPath("pdftex")
-	if err != nil {
-		t.Skip("pdftex (texlive-binaries, installed with texlive-base by .ci/run) is not on PATH")
-	}
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("testdata", "smallcaps_sections.tex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "t.tex"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(tex, "-interaction=nonstopmode", "t.tex")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("pdftex: %v\n%s", err, out)
-	}
-	pages := Document(readPages(t, filepath.Join(dir, "t.pdf")), pdf.Structure{})
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "smallcaps_sections.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
 	var heads, paras []string
 	for _, p := range pages {
 		for _, b := range p.Blocks {
@@ -62,24 +46,8 @@ func TestSmallCapsSections(t *testing.T) {
 // Introduction") open sections below them. A PDF made at test time by
 // pdfTeX from testdata/shallow_outline.tex.
 func TestShallowOutlineSubsections(t *testing.T) {
-	tex, err := exec.LookPath("pdftex")
-	if err != nil {
-		t.Skip("pdftex (texlive-binaries, installed with texlive-base by .ci/run) is not on PATH")
-	}
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("testdata", "shallow_outline.tex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "t.tex"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(tex, "-interaction=nonstopmode", "t.tex")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("pdftex: %v\n%s", err, out)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "t.pdf"))
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "shallow_outline.tex"))
+	data, err := os.ReadFile(pdfPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,24 +82,8 @@ func TestShallowOutlineSubsections(t *testing.T) {
 // heading. A PDF made at test time by pdfTeX from
 // testdata/tabbed_markers.tex.
 func TestTabbedMarkers(t *testing.T) {
-	tex, err := exec.LookPath("pdftex")
-	if err != nil {
-		t.Skip("pdftex (texlive-binaries, installed with texlive-base by .ci/run) is not on PATH")
-	}
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("testdata", "tabbed_markers.tex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "t.tex"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(tex, "-interaction=nonstopmode", "t.tex")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("pdftex: %v\n%s", err, out)
-	}
-	pages := Document(readPages(t, filepath.Join(dir, "t.pdf")), pdf.Structure{})
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "tabbed_markers.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
 	var got []string
 	for _, p := range pages {
 		for _, b := range p.Blocks {
@@ -159,24 +111,8 @@ func TestTabbedMarkers(t *testing.T) {
 // outline entry that names them. A PDF made at test time by pdfTeX from
 // testdata/stacked_headings.tex.
 func TestStackedHeadings(t *testing.T) {
-	tex, err := exec.LookPath("pdftex")
-	if err != nil {
-		t.Skip("pdftex (texlive-binaries, installed with texlive-base by .ci/run) is not on PATH")
-	}
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("testdata", "stacked_headings.tex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "t.tex"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(tex, "-interaction=nonstopmode", "t.tex")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("pdftex: %v\n%s", err, out)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "t.pdf"))
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "stacked_headings.tex"))
+	data, err := os.ReadFile(pdfPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,6 @@
 package layout
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/pdf"
+	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // tablesOf returns the table floats of a page of a laid-out document.
@@ -37,22 +36,8 @@ func corpusDocument(t *testing.T, name string) []*Page {
 // a landscape table is): a PDF made at test time by pdfTeX from
 // testdata/turned_table.tex, whose cells are known from the source.
 func TestTurnedTable(t *testing.T) {
-	tex, err := exec.LookPath("pdftex")
-	if err != nil {
-		t.Skip("pdftex (texlive-binaries, installed with texlive-base by .ci/run) is not on PATH")
-	}
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("testdata", "turned_table.tex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "t.tex"), src, 0o644)
-	cmd := exec.Command(tex, "-interaction=nonstopmode", "t.tex")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("pdftex: %v\n%s", err, out)
-	}
-	pages := Document(readPages(t, filepath.Join(dir, "t.pdf")), pdf.Structure{})
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "turned_table.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
 	tables := tablesOf(pages, 1)
 	if len(tables) != 1 {
 		t.Fatalf("%d tables, want 1", len(tables))

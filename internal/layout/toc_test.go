@@ -1,14 +1,13 @@
 package layout
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/pdf"
+	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // Tables of contents made at test time by pdfTeX from testdata/toc.tex:
@@ -18,24 +17,8 @@ import (
 // table of contents, and the body's headings stay sections while the
 // entries repeating them do not.
 func TestTablesOfContents(t *testing.T) {
-	tex, err := exec.LookPath("pdftex")
-	if err != nil {
-		t.Skip("pdftex (texlive-binaries, installed with texlive-base by .ci/run) is not on PATH")
-	}
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("testdata", "toc.tex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "t.tex"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(tex, "-interaction=nonstopmode", "t.tex")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("pdftex: %v\n%s", err, out)
-	}
-	pages := Document(readPages(t, filepath.Join(dir, "t.pdf")), pdf.Structure{})
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "toc.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
 	// Leaders are compared trimmed: how many dots a line holds is the
 	// leader's fill, not the entry.
 	trimmed := func(f *Float) [][]string {

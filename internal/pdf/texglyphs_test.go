@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // pdfTeX without \pdfgentounicode writes TeX's math fonts with their
@@ -16,24 +18,8 @@ import (
 // "P"). Page and PageText read the names from the font programs. The PDF
 // is made at test time by pdfTeX from testdata/texglyphs.tex.
 func TestTeXGlyphNames(t *testing.T) {
-	tex, err := exec.LookPath("pdftex")
-	if err != nil {
-		t.Skip("pdftex (texlive-binaries, installed with texlive-base by .ci/run) is not on PATH")
-	}
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("testdata", "texglyphs.tex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "t.tex"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(tex, "-interaction=nonstopmode", "t.tex")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("pdftex: %v\n%s", err, out)
-	}
-	doc, err := testEngine(t).OpenFile(filepath.Join(dir, "t.pdf"))
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "texglyphs.tex"))
+	doc, err := testEngine(t).OpenFile(pdfPath)
 	if err != nil {
 		t.Fatal(err)
 	}
