@@ -32,10 +32,11 @@ func (p inProcess) run(t *testing.T, tty bool, args ...string) (int, string, str
 	return code, out.String(), errOut.String()
 }
 
-// newInProcess makes a library with the corpus paper captured and compiled.
-func newInProcess(t *testing.T) inProcess {
+// emptyInProcess makes an empty library in a folder of t: its home,
+// config and cache (sharing the warm wazero cache), every network service
+// pointed at a port nothing listens on. dir is that folder.
+func emptyInProcess(t *testing.T) (inProcess, string) {
 	t.Helper()
-	data := corpustest.PDF(t, scriptPDFs["paper.pdf"])
 	warmPDFium(t)
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")
@@ -59,6 +60,14 @@ func newInProcess(t *testing.T) inProcess {
 		"CROSSMEM_ARXIV_PDF":    dead + "/pdf",
 		"CROSSMEM_CROSSREF_API": dead,
 	}}
+	return p, dir
+}
+
+// newInProcess makes a library with the corpus paper captured and compiled.
+func newInProcess(t *testing.T) inProcess {
+	t.Helper()
+	data := corpustest.PDF(t, scriptPDFs["paper.pdf"])
+	p, dir := emptyInProcess(t)
 	pdfPath := filepath.Join(dir, "paper.pdf")
 	if err := os.WriteFile(pdfPath, data, 0o644); err != nil {
 		t.Fatal(err)

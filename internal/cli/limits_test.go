@@ -16,29 +16,7 @@ import (
 // that maps letters to dingbats is reported with its bbox.
 func TestCompilePageOverLimit(t *testing.T) {
 	t.Parallel()
-	warmPDFium(t)
-	dir := t.TempDir()
-	cache := filepath.Join(dir, "cache")
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(wazeroDir, filepath.Join(cache, "wazero")); err != nil {
-		t.Fatal(err)
-	}
-	addr, err := unusedAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dead := "http://" + addr
-	p := inProcess{env: map[string]string{
-		"CROSSMEM_HOME":         filepath.Join(dir, "home"),
-		"CROSSMEM_CONFIG":       filepath.Join(dir, "config.toml"),
-		"CROSSMEM_CACHE":        cache,
-		"OLLAMA_HOST":           dead,
-		"CROSSMEM_ARXIV_API":    dead + "/api/query",
-		"CROSSMEM_ARXIV_PDF":    dead + "/pdf",
-		"CROSSMEM_CROSSREF_API": dead,
-	}}
+	p, dir := emptyInProcess(t)
 	dense := make([]string, 620) // 620 × 170 characters: over 100,000
 	for i := range dense {
 		dense[i] = strings.Repeat("x", 170)
