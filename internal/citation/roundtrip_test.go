@@ -40,6 +40,8 @@ var hostile = []string{
 	"x {y} z",
 	"-- leading dashes",
 	"!`?`",
+	"<B>0",       // an inline tag: the title keeps its text, not the tag (fuzz, 2026-11-25)
+	"<i>x</i> <", // a tag and a lone "<"
 }
 
 // readBack formats it in st with opt and reads the output with
@@ -92,7 +94,9 @@ func roundTrip(t *testing.T, s string) {
 		for _, opt := range []Options{{}, {Unicode: UnicodeLaTeX}} {
 			got, out := readBack(t, it, st, opt)
 			for _, f := range []struct{ name, want, got string }{
-				{"title", clean(it.Title), got.Title},
+				// Titles lose the inline markup metadata sources put in
+				// them (<i>, <b>, <sub>, …; stripTags), by design.
+				{"title", clean(stripTags(it.Title)), got.Title},
 				{"publisher", clean(it.Publisher), got.Publisher},
 				{"address", clean(it.PublisherPlace), got.PublisherPlace},
 				{"note", clean(it.Note), got.Note},
