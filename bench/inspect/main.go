@@ -129,6 +129,9 @@ func dump(ctx context.Context, e *pdf.Engine, arg string) error {
 			if b.Section != nil {
 				sec = fmt.Sprintf(" section=%q L%d", b.Section.Title, b.Section.Level)
 			}
+			if b.Continues {
+				sec += " continues"
+			}
 			fmt.Printf("--- %s [%.0f %.0f %.0f %.0f] size=%.1f%s\n", b.Kind, b.Box.X0, b.Box.Y0, b.Box.X1, b.Box.Y1, b.Size(), sec)
 			for _, l := range b.Lines {
 				if os.Getenv("DUMP_LINES") != "" {

@@ -529,7 +529,7 @@ func (s section) enter(heading string, backMatter bool) section {
 // an appendix, after which "A Title" headings number appendices.
 func (s section) inBackMatter() bool {
 	t := strings.ToLower(strings.TrimLeft(s.title, "0123456789. "))
-	if strings.HasPrefix(t, "reference") || strings.HasPrefix(t, "bibliograph") || strings.HasPrefix(t, "appendi") {
+	if layout.IsBibliographyTitle(s.title) || strings.HasPrefix(t, "appendi") {
 		return true
 	}
 	return s.major != "" && !isDigits(s.major) && len(s.major) == 1

@@ -1231,7 +1231,7 @@ func sectionLike(text string) bool {
 
 var (
 	bulletStart = regexp.MustCompile(`^([•◦▪▫■□●○‣⁃∙·\-–—*►▶✓✔]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}[.)]|\([0-9a-z]{1,3}\))\s+\S`)
-	refStart    = regexp.MustCompile(`^(\[[0-9A-Za-z+.\- ]{1,12}\]|[0-9]{1,3}\.|\([0-9]{1,3}\))\s*\S`)
+	refStart    = regexp.MustCompile(`^(\[[0-9A-Za-z+.\- ]{1,12}\]|[0-9]{1,3}[.)]|\([0-9]{1,3}\))\s*\S`)
 )
 
 // kinds types bibliography entries, footnotes and list items:
@@ -1252,14 +1252,20 @@ func kinds(pages []*Page, st Stats) {
 		var out []*Block
 		for _, b := range p.Blocks {
 			if b.Section != nil {
-				t := bareHeading(b.Section.Title)
-				inRefs = strings.HasPrefix(t, "reference") || strings.HasPrefix(t, "bibliograph") || strings.HasPrefix(t, "literature cited") || strings.HasPrefix(t, "works cited")
+				inRefs = IsBibliographyTitle(b.Section.Title)
 			}
 			if b.Kind != Paragraph || b.Section != nil {
 				out = append(out, b)
 				continue
 			}
 			if inRefs {
+				if n := len(out); n > 0 && out[n-1].Kind == Reference && continuesEntry(out[n-1], b) {
+					// The rest of the entry before, cut off as if it were
+					// a paragraph of its own: rejoin, then cut at entries.
+					prev := out[n-1]
+					out = out[:n-1]
+					b = newBlock(Paragraph, append(append([]*Line(nil), prev.Lines...), b.Lines...))
+				}
 				for _, e := range splitEntries(b) {
 					e.Kind = Reference
 					e.Continues = false
@@ -1541,10 +1547,11 @@ func continuations(pages []*Page) {
 					break
 				}
 			}
-			if prev != nil && prev.Kind == b.Kind && !endsSentence(prev.Lines[len(prev.Lines)-1].Text) {
+			if prev != nil && prev.Kind == b.Kind {
 				first := []rune(b.Lines[0].Text)[0]
+				open := !endsSentence(prev.Lines[len(prev.Lines)-1].Text)
 				newColumn := prevPage != p.Number || b.Box.Y1 > prev.Box.Y0+1 || b.Box.X0 > prev.Box.X1
-				if unicode.IsLower(first) && newColumn {
+				if newColumn && (open && unicode.IsLower(first) || b.Kind == Reference && restOfEntry(prev, b, open || unicode.IsLower(first))) {
 					b.Continues, b.Prev = true, prev
 				}
 			}

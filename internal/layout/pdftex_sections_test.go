@@ -136,3 +136,48 @@ func TestStackedHeadings(t *testing.T) {
 		t.Errorf("headings %q, want %q", heads, want)
 	}
 }
+
+// A bibliography set with a hanging indent comes out one Reference block
+// per entry: an entry broken after a sentence is not cut where its short
+// line meets the indented one, and the part of an entry a page break
+// carries over continues it. A section titled "References to figures …"
+// is prose, not the bibliography. A PDF made at test time by pdfTeX from
+// testdata/hanging_bibliography.tex.
+func TestHangingBibliography(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "hanging_bibliography.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	var refs []string
+	var cont []bool
+	prose := 0
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			switch b.Kind {
+			case Reference:
+				refs = append(refs, strings.Join(strings.Fields(b.Text()), " "))
+				cont = append(cont, b.Continues)
+			case Paragraph:
+				if strings.HasPrefix(b.Text(), "A section about references") {
+					prose++
+				}
+			}
+		}
+	}
+	if prose != 1 {
+		t.Errorf("the prose of the section about references is %d paragraphs, want 1", prose)
+	}
+	want := []string{"[1] Rafal", "[2] David", "[3] Sam", "[4] Patricia", "50, 1", "[5] Sten"}
+	if len(refs) != len(want) {
+		t.Fatalf("%d reference blocks, want %d:\n%s", len(refs), len(want), strings.Join(refs, "\n"))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(refs[i], w) {
+			t.Errorf("reference %d is %q, want it to start %q", i, refs[i], w)
+		}
+		if cont[i] != (i == 4) {
+			t.Errorf("reference %d (%q): continues = %v, want %v", i, w, cont[i], i == 4)
+		}
+	}
+	if !strings.HasSuffix(refs[1], "Stockholm, Sweden.") || !strings.HasSuffix(refs[2], "Citation Field Extraction.") {
+		t.Errorf("entries 2 and 3 not whole: %q, %q", refs[1], refs[2])
+	}
+}
