@@ -23,6 +23,11 @@
 //     every number of 4 or more digits in a chunk must be a number in
 //     pdftotext's text of the page (no digits joined that the PDF draws
 //     apart);
+//   - the anchors hyperref sets at bibliography entries (named
+//     destinations "cite.*", read with "mutool run"): the share of
+//     entries a reference chunk starts at, and the share of reference
+//     chunks (other than continuations) that start at an entry — a
+//     reported figure, not an acceptance check;
 //   - the page labels the PDF declares ("mutool show FILE
 //     trailer/Root/PageLabels", decoded here by the rules of PDF 1.7
 //     §12.4.2): every chunk's page_label must be its page's printed label.
@@ -188,6 +193,8 @@ type fileResult struct {
 	furnitureInBody int
 	furnitureChunks []string
 	digitRuns       ratio // number tokens of >= 4 digits found in pdftotext
+	// bibliography entries against hyperref's cite anchors
+	bibFound, bibPieces ratio
 	// page labels
 	hasLabels bool
 	labels    ratio
@@ -288,6 +295,13 @@ func measure(e *pdf.Engine, path, gtDir string, dump bool, w io.Writer) (*fileRe
 				r.miss("digits %q in %s p%d not a number in pdftotext's text", run, c.ID, c.Page)
 			}
 		}
+	}
+
+	// Bibliography entries.
+	if as, err := citeAnchors(path); err != nil {
+		return nil, err
+	} else {
+		bibliographyEntries(r, chunks, as)
 	}
 
 	// Page labels.
@@ -1117,6 +1131,8 @@ func report(w io.Writer, rs []*fileResult, o options) bool {
 		tot.furnitureInBody += r.furnitureInBody
 		tot.digitRuns = tot.digitRuns.plus(r.digitRuns)
 		tot.labels = tot.labels.plus(r.labels)
+		tot.bibFound = tot.bibFound.plus(r.bibFound)
+		tot.bibPieces = tot.bibPieces.plus(r.bibPieces)
 		tot.furnitureChunks = append(tot.furnitureChunks, r.furnitureChunks...)
 	}
 	fmt.Fprintf(&b, "| **total** | | %s | %s | %s | %s | %s | %s |\n\n", tot.sections,
@@ -1136,6 +1152,17 @@ func report(w io.Writer, rs []*fileResult, o options) bool {
 	}
 	fmt.Fprintf(&b, "| **total** | | %d | %s | %s | %d | %d | %s | %s |\n\n", tot.paragraphs,
 		pctOf(tot.shortParas, tot.paragraphs), per100(tot.midBreaks, tot.paragraphs), tot.furnitureInBody, len(tot.furnitureChunks), tot.digitRuns, tot.labels)
+
+	fmt.Fprintln(&b, "## Bibliography entries against hyperref's cite anchors (files with ≥ 3)")
+	fmt.Fprintln(&b)
+	fmt.Fprintln(&b, "| file | entries (anchors) found as a reference chunk | reference chunks that start an entry |")
+	fmt.Fprintln(&b, "|---|---:|---:|")
+	for _, r := range rs {
+		if r.bibFound.total > 0 {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", r.name, r.bibFound, r.bibPieces)
+		}
+	}
+	fmt.Fprintf(&b, "| **total** | %s | %s |\n\n", tot.bibFound, tot.bibPieces)
 
 	checks := []struct {
 		name string
