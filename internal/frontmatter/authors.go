@@ -5,7 +5,9 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/crossmem/crossmem/internal/layout"
 	"github.com/crossmem/crossmem/internal/metadata"
 )
 
@@ -31,7 +33,7 @@ func findAuthors(ls []*line, t *title, end float64) []metadata.Name {
 			above = append(above, l)
 		}
 	}
-	if names := namesFrom(below); len(names) > 0 {
+	if names := namesFrom(below, true); len(names) > 0 {
 		return names
 	}
 	// Upwards from the title, as long as the lines follow each other.
@@ -45,7 +47,7 @@ func findAuthors(ls []*line, t *title, end float64) []metadata.Name {
 		near = append([]*line{l}, near...)
 		edge = l.Box.Y1
 	}
-	return namesFrom(near)
+	return namesFrom(near, false)
 }
 
 // namesUnder reports whether the first line under t (below its bottom,
@@ -61,15 +63,30 @@ func namesUnder(ls []*line, t *title) bool {
 }
 
 // namesFrom returns the names on the lines (top to bottom) that read as
-// lines of names, in reading order.
-func namesFrom(ls []*line) []metadata.Name {
+// lines of names, in reading order. A line that continues a refused line's
+// sentence, right under it in the same block, is refused with it. With underTitle, the
+// names end at a heading that is not names ("Author Note", "Contents"):
+// what follows it is another part of the front matter.
+func namesFrom(ls []*line, underTitle bool) []metadata.Name {
 	var out []metadata.Name
 	size := 0.0
+	refused := map[int]*line{} // per block, the last line when it was refused
 	for _, l := range ls {
-		names, ok := lineNames(l)
-		if !ok {
+		if r := refused[l.block]; r != nil && runsOn(r) && r.Box.Y0-l.Box.Y1 < 0.6*r.Size {
+			// The rest of a sentence ("with appendix by A and B and with
+			// afterword" / "by C"), not a line of names.
+			refused[l.block] = l
 			continue
 		}
+		names, ok := lineNames(l)
+		if !ok {
+			if underTitle && l.kind == layout.Heading && len(out) > 0 {
+				break
+			}
+			refused[l.block] = l
+			continue
+		}
+		refused[l.block] = nil
 		if size == 0 {
 			size = l.Size
 		} else if math.Abs(l.Size-size) > 1.2 {
@@ -80,16 +97,34 @@ func namesFrom(ls []*line) []metadata.Name {
 	return out
 }
 
+// runsOn reports whether a line's sentence goes on to the next line: it
+// ends with a letter (no comma, stop or mark) and starts in lower case.
+func runsOn(l *line) bool {
+	t := strings.TrimSpace(l.Text)
+	first, _ := utf8.DecodeRuneInString(t)
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return unicode.IsLower(first) && unicode.IsLetter(last)
+}
+
+// byline matches the word that opens a line of names ("By A and B",
+// "Revised by C").
+var byline = regexp.MustCompile(`(?i)^(?:(?:revised|edited|compiled|written|prepared)\s+)?by\s+`)
+
 // lineNames splits a line into author names. ok is false when the line
 // does not read as a line of names: fewer than 60 % of its pieces are
 // names.
 func lineNames(l *line) ([]metadata.Name, bool) {
-	text := strings.TrimSpace(l.Text)
+	segs := segments(l)
+	text := strings.Join(segs, " ")
+	by := byline.MatchString(text)
+	if by {
+		segs[0] = byline.ReplaceAllString(segs[0], "")
+	}
 	if strings.ContainsAny(text, "@{}/:") || strings.Contains(strings.ToLower(text), "http") || numbers.MatchString(text) {
 		return nil, false
 	}
 	var pieces []string
-	for _, seg := range segments(l) {
+	for _, seg := range segs {
 		pieces = append(pieces, splitNames(seg)...)
 	}
 	var names []metadata.Name
@@ -106,9 +141,14 @@ func lineNames(l *line) ([]metadata.Name, bool) {
 			affiliations++
 		}
 	}
+	names = sameCase(names, pieces)
 	switch {
 	case len(names) == 0:
 		return nil, false
+	case by && affiliations == bad:
+		// "By American Mathematical Society and Boris Veytsman": a byline
+		// says the line is of authors; an organisation among them is not
+		// a person's name.
 	case len(names)*5 >= 3*len(pieces):
 		// Mostly names.
 	case firstIsName && affiliations == bad:
@@ -137,11 +177,42 @@ func affiliationLike(p string) bool {
 }
 
 // segments splits a line where its words stand far apart (names set side
-// by side with space alone between them).
+// by side with space alone between them). Superscripts (affiliation and
+// footnote marks: "Migchielsen" + "a,1,∗") become commas, which separate
+// names; e-mail addresses set beside the names are left out.
 func segments(l *line) []string {
-	ws := l.Words()
+	var ws []layout.Word
+	for _, r := range l.Runs() {
+		text := r.Text
+		if r.Raised {
+			text = ","
+		}
+		if n := len(ws); n > 0 && !r.Space {
+			ws[n-1].Text += text
+			ws[n-1].Box = ws[n-1].Box.Union(r.Box)
+			continue
+		}
+		ws = append(ws, layout.Word{Text: text, Box: r.Box})
+	}
+	if len(ws) == 0 {
+		// A line without characters (built in a test): its words, with no
+		// measured gaps.
+		for _, w := range strings.Fields(l.Text) {
+			ws = append(ws, layout.Word{Text: w})
+		}
+	}
+	kept := ws[:0]
+	for _, w := range ws {
+		if !email.MatchString(w.Text) {
+			kept = append(kept, w)
+		}
+	}
+	ws = kept
+	if len(ws) == 0 {
+		return []string{""}
+	}
 	if len(ws) < 2 {
-		return []string{l.Text}
+		return []string{ws[0].Text}
 	}
 	var gaps []float64
 	for i := 1; i < len(ws); i++ {
@@ -161,6 +232,51 @@ func segments(l *line) []string {
 	return append(out, strings.Join(cur, " "))
 }
 
+// email matches a word that is an e-mail address ("abc@sample.com",
+// "{a,b}@x.org", "<a@b.c>").
+var email = regexp.MustCompile(`^[<({\[]?[\w.+,{}-]+@[\w-]+(?:\.[\w-]+)+[>)\]},;.]*$`)
+
+// sameCase keeps, of a line whose names are set in capitals ("VALERIE
+// BÉRANGER, Inria Paris-Rocquencourt, France"), only the names in
+// capitals: the others are the affiliation written after each name. The
+// names are those parseName read from pieces (title-cased).
+func sameCase(names []metadata.Name, pieces []string) []metadata.Name {
+	var caps []bool
+	upper := 0
+	for _, p := range pieces {
+		if _, ok := parseName(p); !ok {
+			continue
+		}
+		u := isUpper(p) && strings.IndexFunc(p, unicode.IsLetter) >= 0 && len(strings.Fields(p)) > 1 && hasLowerFree(p)
+		caps = append(caps, u)
+		if u {
+			upper++
+		}
+	}
+	if upper == 0 || upper == len(caps) || !caps[0] || len(caps) != len(names) {
+		return names
+	}
+	var out []metadata.Name
+	for i, n := range names {
+		if caps[i] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// hasLowerFree reports whether a word of p other than an initial has two
+// or more letters (all in capitals, as isUpper checked): a name set in
+// capitals, not a run of initials.
+func hasLowerFree(p string) bool {
+	for _, w := range strings.Fields(p) {
+		if !initial.MatchString(w) && utf8.RuneCountInString(strings.Trim(w, ".,")) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	// numbers matches a number standing on its own (a year, a volume, a
 	// postal code, a page range), which lines of names do not hold; marks
@@ -171,6 +287,10 @@ var (
 	nameSeparators = regexp.MustCompile(`\s*(?:[,;·•|]|\band\b|&)\s*`)
 	honorific      = regexp.MustCompile(`(?i)^(?:dr|prof|professor|mr|mrs|ms|sir)\.?\s+`)
 	degree         = regexp.MustCompile(`(?i)\s+(?:ph\.?\s?d|m\.?\s?d|m\.?\s?sc|b\.?\s?sc|mba|jr|sr)\.?$`)
+	// generation matches a generational suffix after a given name, an
+	// initial or two and the family name ("John H. Lienhard V"); with
+	// fewer words "V" may be an initial written after the family name.
+	generation = regexp.MustCompile(`^(\S+\s+\S+\s+\S+.*?),?\s+(?:II|III|IV|V|VI)$`)
 	// gluedInitials reads "Yu.A.Pusep" and "L.Fernandes": initials
 	// written against the family name.
 	gluedInitials = regexp.MustCompile(`^((?:\p{Lu}\p{Ll}?\.)+)(\p{Lu}[\p{L}\p{M}'’-]+)$`)
@@ -205,11 +325,29 @@ var notNames = func() map[string]bool {
 		google microsoft ibm amazon meta facebook deepmind openai nvidia apple intel adobe mozilla
 		the of for on in with via by using towards toward from to an is are we our this these
 		contents preface foreword editor editors edited appendix
+		note notes member fellow senior student county province state city district
 	`) {
 		m[w] = true
 	}
 	return m
 }()
+
+// notNameWord reports whether a word (lower case) is one of notNames, in
+// the plural ("journals"), or holds one between hyphens
+// ("editor-in-chief", "max-planck-institut").
+func notNameWord(w string) bool {
+	if notNames[w] || len(w) > 3 && strings.HasSuffix(w, "s") && notNames[strings.TrimSuffix(w, "s")] {
+		return true
+	}
+	if strings.Contains(w, "-") {
+		for _, p := range strings.Split(w, "-") {
+			if len(p) > 2 && notNames[p] {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // splitNames turns one segment of a line into name candidates: footnote
 // and affiliation marks (symbols, digits, Greek letters written against a
@@ -250,6 +388,7 @@ func splitNames(seg string) []string {
 func parseName(p string) (metadata.Name, bool) {
 	p = honorific.ReplaceAllString(p, "")
 	p = degree.ReplaceAllString(p, "")
+	p = generation.ReplaceAllString(p, "$1")
 	var toks []string
 	for _, w := range strings.Fields(p) {
 		if m := gluedInitials.FindStringSubmatch(w); m != nil {
@@ -265,7 +404,7 @@ func parseName(p string) (metadata.Name, bool) {
 	for _, w := range toks {
 		lw := strings.ToLower(strings.Trim(w, ".,"))
 		switch {
-		case notNames[lw]:
+		case notNameWord(lw):
 			return metadata.Name{}, false
 		case particles[w]:
 		case initial.MatchString(w):

@@ -113,7 +113,9 @@ func Read(pages []*pdf.Page) *Result {
 		groups = groups[1:]
 	}
 	for _, c := range groups {
-		if names := findAuthors(first, c, end); len(names) > 0 {
+		x0, x1 := c.xRange()
+		cEnd := frontEndIn(first, body, width, math.Inf(1), x0, x1)
+		if names := findAuthors(first, c, cEnd); len(names) > 0 {
 			t, res.Authors = c, names
 			break
 		}

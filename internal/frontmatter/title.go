@@ -31,30 +31,73 @@ const titleScale = 1.15
 const runningScale = 1.3
 
 // endMarker matches the lines that end the front matter: the abstract's or
-// the introduction's heading (alone or running into its text), keywords.
-var endMarker = regexp.MustCompile(`(?i)^(?:abstract|a\s*b\s*s\s*t\s*r\s*a\s*c\s*t|summary|keywords|key\s*words|index\s+terms|(?:(?:\d+|[ivx]+)\.?\s*)?introduction)\b`)
+// the introduction's heading, alone or running into its text after
+// punctuation ("Abstract.", "Abstract—", "1 Introduction"), and keywords.
+// A title that begins with the word ("Introduction to …", "Abstract
+// Syntax Notation One …") is not a heading; a heading run into its text
+// with a space alone ("ABSTRACT This paper …") is one when it is set in
+// bold and its text is not (Line.RunIn, see isEndMarker).
+var endMarker = regexp.MustCompile(`(?i)^(?:(?:abstract|a\s*b\s*s\s*t\s*r\s*a\s*c\s*t|summary)(?:\s*$|\s*[.:—–-])|(?:keywords|key\s*words|index\s+terms)\b|(?:§\s*)?(?:(?:\d+|[ivx]+)\.?\s*)?introduction(?:\s*$|\s*[.:—–-]))`)
+
+// runInAbstract matches the abstract's heading run into its text.
+var runInAbstract = regexp.MustCompile(`(?i)^(?:abstract|a\s*b\s*s\s*t\s*r\s*a\s*c\s*t|summary)\s`)
+
+// isEndMarker reports whether l is a line endMarker describes.
+func isEndMarker(l *line) bool {
+	t := strings.TrimSpace(l.Text)
+	return endMarker.MatchString(t) || l.RunIn && runInAbstract.MatchString(t)
+}
 
 // frontEnd returns the top (y, points) of the first running text or
 // abstract heading on the page that starts below y = below: the front
 // matter lies above it. 0 when the page has neither.
 func frontEnd(ls []*line, body, width, below float64) float64 {
+	return frontEndIn(ls, body, width, below, math.Inf(-1), math.Inf(1))
+}
+
+// frontEndIn is frontEnd counting only the lines that overlap x0..x1 (a
+// title's width): a column of text beside a title and authors set in a
+// column of their own does not end them.
+func frontEndIn(ls []*line, body, width, below, x0, x1 float64) float64 {
 	end := 0.0
 	blocks := map[int][]*line{}
 	for _, l := range ls {
-		if l.rotated {
+		if l.rotated || l.Box.X1 < x0 || l.Box.X0 > x1 {
 			continue
 		}
 		blocks[l.block] = append(blocks[l.block], l)
-		if l.Box.Y1 < below && endMarker.MatchString(strings.TrimSpace(l.Text)) {
+		if l.Box.Y1 < below && isEndMarker(l) {
 			end = math.Max(end, l.Box.Y1)
 		}
 	}
 	for _, bl := range blocks {
-		if bl[0].Box.Y1 < below && running(bl, body, width) {
+		if bl[0].Box.Y1 < below && running(bl, body, width) && !besideLarge(ls, bl, body) {
 			end = math.Max(end, bl[0].Box.Y1)
 		}
 	}
 	return end
+}
+
+// besideLarge reports whether a line set in title type (titleScale times
+// the body size or more) stands beside the block, at its height and clear
+// of it sideways: the block is a column of text next to the title block
+// (a class that sets the title and the authors in a column of their own),
+// which does not end the front matter.
+func besideLarge(ls []*line, bl []*line, body float64) bool {
+	top, bottom := bl[0].Box.Y1, bl[len(bl)-1].Box.Y0
+	x0, x1 := math.Inf(1), math.Inf(-1)
+	for _, l := range bl {
+		x0, x1 = math.Min(x0, l.Box.X0), math.Max(x1, l.Box.X1)
+	}
+	for _, l := range ls {
+		if l.rotated || l.block == bl[0].block || l.Size < titleScale*body {
+			continue
+		}
+		if l.Box.Y1 > bottom && l.Box.Y0 < top && (l.Box.X1 < x0 || l.Box.X0 > x1) {
+			return true
+		}
+	}
+	return false
 }
 
 // running reports whether a block's lines are running text: three or more
@@ -103,7 +146,11 @@ var notTitle = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\bdoi\b|arxiv:|\bissn\b|\bisbn\b`),
 	regexp.MustCompile(`(?i)^(?:vol\.?|volume|pp\.?|pages|received|accepted|published|available online|copyright|©|submitted|revised|citation|cite this|to cite)\b`),
 	regexp.MustCompile(`(?i)^(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d`),
-	regexp.MustCompile(`(?i)^(?:(?:\d+(?:\.\d+)*|[ivx]+)\.?\s+)?(?:introduction|background|related work|methods?|materials(?: and methods)?|results|discussion|conclusions?|exercises|problems|experiments?|evaluation|appendix|references|bibliography|acknowledg\w*|preliminaries|overview|abstract|contents|table of contents|keywords|index terms)\b`),
+	// A section heading is the whole line ("2 Related Work", "Results and
+	// Discussion", "Abstract."); a title may begin with one of its words
+	// ("Introduction to the … Class").
+	regexp.MustCompile(`(?i)^(?:§\s*)?(?:(?:\d+(?:\.\d+)*|[ivx]+)\.?\s+)?(?:introduction|background|related work|methods?|materials|results|discussion|conclusions?|exercises|problems|experiments?|evaluation|appendix|references|bibliography|acknowledg\w*|preliminaries|overview|abstract|contents|table of contents|keywords|index terms)(?:\s+and\s+\w+(?:\s+\w+)?)?\s*(?:$|[.:—–-])`),
+	regexp.MustCompile(`(?i)^(?:keywords|key\s*words|index\s+terms)\b`),
 	regexp.MustCompile(`^\d+\.\d+\.\d+`),
 	regexp.MustCompile(`(?i)^(?:fig(?:ure)?|table|listing|algorithm|scheme|chart|plate)\s*\.?\s*[0-9ivx]`),
 	regexp.MustCompile(`(?i)^(?:chapter|part|section|unit|lecture|lesson|module|appendix)\s+(?:\d+|[ivxlc]+|[a-z])\b`),
@@ -146,17 +193,34 @@ type title struct {
 }
 
 func (t *title) top() float64    { return t.lines[0].Box.Y1 }
+
+// xRange returns the left and right edges of the title's lines.
+func (t *title) xRange() (x0, x1 float64) {
+	x0, x1 = math.Inf(1), math.Inf(-1)
+	for _, m := range t.lines {
+		x0, x1 = math.Min(x0, m.Box.X0), math.Max(x1, m.Box.X1)
+	}
+	return x0, x1
+}
 func (t *title) bottom() float64 { return t.lines[len(t.lines)-1].Box.Y0 }
 
 // atTop reports whether nothing but the page's top margin (running heads,
-// banners, labels in the top 15 %) is set above the title.
+// banners, labels in the top 15 %) and line numbers in the side margin
+// (a reviewing copy's) is set above the title.
 func (t *title) atTop(ls []*line, height float64) bool {
 	for _, l := range ls {
-		if !l.rotated && l.Box.Y0 > t.top() && l.Box.Y0 < 0.85*height {
+		if !l.rotated && l.Box.Y0 > t.top() && l.Box.Y0 < 0.85*height && !lineNumber(l, t) {
 			return false
 		}
 	}
 	return true
+}
+
+// lineNumber reports whether l is a number alone set outside the title's
+// width: a line number in the margin of a reviewing copy.
+func lineNumber(l *line, t *title) bool {
+	x0, x1 := t.xRange()
+	return pageNumber.MatchString(l.Text) && (l.Box.X1 < x0 || l.Box.X0 > x1)
 }
 
 // maxTitleGroups is how many size classes findTitles offers.
@@ -226,7 +290,8 @@ func firstLine(ls []*line, body, height float64) *title {
 		if l.Box.Y1 < 0.35*height {
 			break
 		}
-		if l.Size < body-0.3 && !l.Bold || l.Box.Y1 > 0.95*height && l.Size < body {
+		if l.Size < body-0.3 && !l.Bold || l.Box.Y1 > 0.95*height && l.Size < body ||
+			(l.kind == layout.PageHeader || l.kind == layout.PageFooter) && !l.Bold || pageNumber.MatchString(l.Text) {
 			continue // running heads, page numbers, stamps above the title
 		}
 		if !titleCandidate(l) || l.Size < body-0.3 || sharesRow(ls, l) {
@@ -240,6 +305,14 @@ func firstLine(ls []*line, body, height float64) *title {
 		}
 		if len(bl) > 3 || strings.HasSuffix(strings.TrimSpace(bl[len(bl)-1].Text), ".") {
 			return nil
+		}
+		// The title is the block's lines set in the first one's type; a
+		// subtitle under it in another (lighter, smaller) stays out.
+		for i, m := range bl {
+			if i > 0 && (m.Bold != l.Bold || math.Abs(m.Size-l.Size) > 0.6) {
+				bl = bl[:i]
+				break
+			}
 		}
 		t := &title{lines: bl, size: l.Size}
 		if t.words() < 2 || t.words() > 30 {
@@ -343,7 +416,7 @@ func (t *title) finish(rule string) *title {
 	var b strings.Builder
 	bold := 0
 	for i, l := range t.lines {
-		s := strings.TrimSpace(l.Text)
+		s := trimRaised(l)
 		if i == 0 && t.joinAfter > 0 {
 			b.WriteString(strings.TrimSuffix(s, ":"))
 			b.WriteString(": ")
@@ -365,6 +438,32 @@ func (t *title) finish(rule string) *title {
 	t.rule = rule
 	t.bold = bold*2 > len(t.lines)
 	return t
+}
+
+// trimRaised returns the line's text without the superscripts that end it
+// (footnote marks: "Linebreak" + "a)", "title" + "⋆,⋆⋆"), trimmed.
+func trimRaised(l *line) string {
+	s := strings.TrimSpace(l.Text)
+	runs := l.Runs()
+	var tail []rune
+	for i := len(runs) - 1; i >= 0 && runs[i].Raised; i-- {
+		tail = append([]rune(runs[i].Text), tail...)
+	}
+	if len(tail) == 0 || len(tail) == len([]rune(strings.Join(strings.Fields(s), ""))) {
+		return s
+	}
+	rs := []rune(s)
+	j := len(rs)
+	for k := len(tail) - 1; k >= 0; k-- {
+		for j > 0 && unicode.IsSpace(rs[j-1]) {
+			j--
+		}
+		if j == 0 || rs[j-1] != tail[k] {
+			return s // the text does not end with the marks as drawn
+		}
+		j--
+	}
+	return strings.TrimSpace(string(rs[:j]))
 }
 
 // trimMarks removes footnote marks at the end of a title ("Platforms ∗",

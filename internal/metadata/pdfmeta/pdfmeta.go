@@ -253,6 +253,9 @@ func splitCommas(s string) []string {
 	return pieces
 }
 
+// webAddress matches a URL or a bare web host in metadata text.
+var webAddress = regexp.MustCompile(`(?i)\bhttps?://|\bwww\.|\bdoi\.org/`)
+
 var fileExtRe = regexp.MustCompile(`(?i)\.(pdf|dvi|tex|docx?|rtf|odt|ps|eps|pptx?|xlsx?|txt|indd|qxd|wpd)$`)
 
 // junkTitle says why t is not a real title, or "" when it may be one.
@@ -269,6 +272,11 @@ func junkTitle(t string) string {
 	}
 	if fileExtRe.MatchString(t) {
 		return "looks like a file name"
+	}
+	if webAddress.MatchString(t) {
+		// "Electron. Commun. Probab. 0 (2020), article no. 0,
+		// https://doi.org/…": a class writing the journal's citation.
+		return "holds a web address (a citation or a banner, not a title)"
 	}
 	letters := 0
 	for _, r := range t {
@@ -296,6 +304,9 @@ func junkAuthor(a string) string {
 	}
 	if strings.Contains(a, "@") {
 		return "is an e-mail address"
+	}
+	if webAddress.MatchString(a) {
+		return "holds a web address, not a name" // "Please see https://doi.org/…"
 	}
 	letters := 0
 	for _, r := range a {
