@@ -63,19 +63,28 @@ func namesUnder(ls []*line, t *title) bool {
 }
 
 // namesFrom returns the names on the lines (top to bottom) that read as
-// lines of names, in reading order. A line that continues a refused line's
-// sentence, right under it in the same block, is refused with it. With underTitle, the
+// lines of names, in reading order. A line that continues the sentence of
+// a refused line right above it is refused with it. With underTitle, the
 // names end at a heading that is not names ("Author Note", "Contents"):
 // what follows it is another part of the front matter.
 func namesFrom(ls []*line, underTitle bool) []metadata.Name {
 	var out []metadata.Name
 	size := 0.0
-	refused := map[int]*line{} // per block, the last line when it was refused
+	var refused []*line
+	continues := func(l *line) bool {
+		for _, r := range refused {
+			gap := r.Box.Y0 - l.Box.Y1
+			if runsOn(r) && gap > -0.3*r.Size && gap < 0.6*r.Size && r.Box.X0 < l.Box.X1 && l.Box.X0 < r.Box.X1 {
+				return true
+			}
+		}
+		return false
+	}
 	for _, l := range ls {
-		if r := refused[l.block]; r != nil && runsOn(r) && r.Box.Y0-l.Box.Y1 < 0.6*r.Size {
+		if continues(l) {
 			// The rest of a sentence ("with appendix by A and B and with
 			// afterword" / "by C"), not a line of names.
-			refused[l.block] = l
+			refused = append(refused, l)
 			continue
 		}
 		names, ok := lineNames(l)
@@ -83,10 +92,9 @@ func namesFrom(ls []*line, underTitle bool) []metadata.Name {
 			if underTitle && l.kind == layout.Heading && len(out) > 0 {
 				break
 			}
-			refused[l.block] = l
+			refused = append(refused, l)
 			continue
 		}
-		refused[l.block] = nil
 		if size == 0 {
 			size = l.Size
 		} else if math.Abs(l.Size-size) > 1.2 {
@@ -325,7 +333,7 @@ var notNames = func() map[string]bool {
 		google microsoft ibm amazon meta facebook deepmind openai nvidia apple intel adobe mozilla
 		the of for on in with via by using towards toward from to an is are we our this these
 		contents preface foreword editor editors edited appendix
-		note notes member fellow senior student county province state city district
+		note notes member fellow senior student county province state city district version edition
 	`) {
 		m[w] = true
 	}

@@ -192,7 +192,7 @@ type title struct {
 	joinAfter int
 }
 
-func (t *title) top() float64    { return t.lines[0].Box.Y1 }
+func (t *title) top() float64 { return t.lines[0].Box.Y1 }
 
 // xRange returns the left and right edges of the title's lines.
 func (t *title) xRange() (x0, x1 float64) {
@@ -324,7 +324,7 @@ func firstLine(ls []*line, body, height float64) *title {
 }
 
 // grow collects the title block from its top line: the candidates below
-// it set in the same size and at most one line's height apart.
+// it set in the same size and weight and at most one line's height apart.
 func grow(cands []*line, first *line, size float64) *title {
 	t := &title{lines: []*line{first}, size: size}
 	last := first
@@ -337,9 +337,9 @@ func grow(cands []*line, first *line, size float64) *title {
 		if !after {
 			continue
 		}
-		if math.Abs(l.Size-first.Size) > 0.6 {
+		if math.Abs(l.Size-first.Size) > 0.6 || l.Bold != first.Bold {
 			if l.Box.Y1 < last.Box.Y0 {
-				break // something else set under the title
+				break // something else set under the title (a subtitle in lighter type)
 			}
 			continue
 		}

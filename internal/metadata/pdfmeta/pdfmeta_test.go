@@ -36,6 +36,15 @@ func TestFromInfo(t *testing.T) {
 			wantWarningSubstrings: []string{`PDF title "untitled" is a placeholder`},
 		},
 		{
+			// The EJP/ECP class (ejpecp) writes the journal's citation as
+			// /Title and a pointer to the DOI as /Author.
+			name:   "journal citation and a pointer as metadata",
+			title:  "Electron. Commun. Probab. 0 (2020), article no. 0, https://doi.org/10.1214/YY-TN",
+			author: "Please see https://doi.org/10.1214/YY-TN",
+			wantWarningSubstrings: []string{"holds a web address (a citation or a banner, not a title)",
+				`PDF author "Please see https://doi.org/10.1214/YY-TN" holds a web address`},
+		},
+		{
 			name: "ol_dolma-page-1 pdf file name", title: "2024.acl-long.840.pdf",
 			wantWarningSubstrings: []string{"looks like a file name"},
 		},
