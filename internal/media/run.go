@@ -1,7 +1,6 @@
 package media
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -19,9 +18,12 @@ const (
 )
 
 // limited is a writer that keeps at most max bytes (the last ones, for
-// stderr; the first ones, for stdout) and notes that it cut.
+// stderr; the first ones, for stdout) and notes that it cut. In tail mode
+// it holds up to 2×max bytes and moves the last max to the front when
+// full, so a long stderr costs each byte one copy at most, not a copy of
+// max bytes per write.
 type limited struct {
-	buf  bytes.Buffer
+	buf  []byte
 	max  int
 	tail bool
 	cut  bool
@@ -30,22 +32,34 @@ type limited struct {
 func (l *limited) Write(p []byte) (int, error) {
 	n := len(p)
 	if l.tail {
-		l.buf.Write(p)
-		if over := l.buf.Len() - l.max; over > 0 {
-			b := l.buf.Bytes()[over:]
-			nb := make([]byte, len(b), l.max)
-			copy(nb, b)
-			l.buf = *bytes.NewBuffer(nb)
+		if len(l.buf)+len(p) > l.max {
 			l.cut = true
 		}
+		switch {
+		case len(p) >= l.max:
+			l.buf = append(l.buf[:0], p[len(p)-l.max:]...)
+			return n, nil
+		case len(l.buf)+len(p) > 2*l.max:
+			l.buf = l.buf[:copy(l.buf, l.buf[len(l.buf)-l.max:])]
+		}
+		l.buf = append(l.buf, p...)
 		return n, nil
 	}
-	if room := l.max - l.buf.Len(); room < len(p) {
+	if room := l.max - len(l.buf); room < len(p) {
 		p = p[:max(room, 0)]
 		l.cut = true
 	}
-	l.buf.Write(p)
+	l.buf = append(l.buf, p...)
 	return n, nil
+}
+
+// Bytes returns what is kept: the first (or, in tail mode, the last) max
+// bytes written at most.
+func (l *limited) Bytes() []byte {
+	if l.tail && len(l.buf) > l.max {
+		return l.buf[len(l.buf)-l.max:]
+	}
+	return l.buf
 }
 
 // run runs name with args in dir (env nil: the process's environment) and
@@ -99,15 +113,15 @@ func runWith(ctx context.Context, o output, tool, action, dir string, env []stri
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return out.buf.Bytes(), errw.buf.Bytes(), ctx.Err()
+			return out.Bytes(), errw.Bytes(), ctx.Err()
 		}
-		return out.buf.Bytes(), errw.buf.Bytes(), &ToolError{Tool: tool, Action: action, Stderr: lastLines(errw.buf.String(), 3), Err: err}
+		return out.Bytes(), errw.Bytes(), &ToolError{Tool: tool, Action: action, Stderr: lastLines(string(errw.Bytes()), 3), Err: err}
 	}
 	if o.answer && out.cut {
-		return nil, errw.buf.Bytes(), &ToolError{Tool: tool, Action: action,
+		return nil, errw.Bytes(), &ToolError{Tool: tool, Action: action,
 			Stderr: fmt.Sprintf("it wrote more than %d MiB of output, crossmem's limit; the file is unusual or damaged: check it with %s by hand", maxStdout>>20, tool)}
 	}
-	return out.buf.Bytes(), errw.buf.Bytes(), nil
+	return out.Bytes(), errw.Bytes(), nil
 }
 
 // lineWriter calls f with each line written to it, without its line end
