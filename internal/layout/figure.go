@@ -257,28 +257,53 @@ func linkFloats(pages []*Page, st Stats) {
 // points) on three pages or more (two in a document of four pages or
 // fewer, as furniture) is a running element of the page (a frame or an
 // image behind the page number, a publisher's logo), not a figure of the
-// content.
+// content. The bare figures are indexed by their lower-left corner in a
+// grid of 2-point cells, so each is compared only with those in its own
+// and the eight neighbouring cells (corners within 2 points are at most
+// one cell apart), not with every float of the document.
 func dropDecoration(pages []*Page) {
 	minRepeat := 3
 	if len(pages) <= 4 {
 		minRepeat = 2
 	}
 	bare := func(f *Float) bool { return f.Kind == Figure && f.Text == nil && f.Caption == nil }
+	type placed struct {
+		f    *Float
+		page int
+	}
+	cellOf := func(r pdf.Rect) [2]int64 { return [2]int64{int64(math.Floor(r.X0 / 2)), int64(math.Floor(r.Y0 / 2))} }
+	grid := map[[2]int64][]placed{}
+	for i, p := range pages {
+		for _, f := range p.Floats {
+			if bare(f) {
+				c := cellOf(f.Box)
+				grid[c] = append(grid[c], placed{f, i})
+			}
+		}
+	}
 	drop := map[*Float]bool{}
 	for _, p := range pages {
 		for _, f := range p.Floats {
-			n := 0
-			if bare(f) {
-				for _, o := range pages {
-					for _, g := range o.Floats {
-						if bare(g) && math.Abs(g.Box.X0-f.Box.X0) <= 2 && math.Abs(g.Box.X1-f.Box.X1) <= 2 && math.Abs(g.Box.Y0-f.Box.Y0) <= 2 && math.Abs(g.Box.Y1-f.Box.Y1) <= 2 {
-							n++
-							break
+			if !bare(f) {
+				continue
+			}
+			var seen []int // pages with a bare figure at f's place
+			c := cellOf(f.Box)
+		cells:
+			for d := range 9 { // the cells c+{-1,0,1}²
+				n := [2]int64{c[0] + int64(d%3) - 1, c[1] + int64(d/3) - 1}
+				for _, g := range grid[n] {
+					if slices.Contains(seen, g.page) {
+						continue
+					}
+					if math.Abs(g.f.Box.X0-f.Box.X0) <= 2 && math.Abs(g.f.Box.X1-f.Box.X1) <= 2 && math.Abs(g.f.Box.Y0-f.Box.Y0) <= 2 && math.Abs(g.f.Box.Y1-f.Box.Y1) <= 2 {
+						if seen = append(seen, g.page); len(seen) >= minRepeat {
+							break cells
 						}
 					}
 				}
 			}
-			drop[f] = n >= minRepeat
+			drop[f] = len(seen) >= minRepeat
 		}
 	}
 	for _, p := range pages {
