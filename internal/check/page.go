@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/draft"
 	"github.com/crossmem/crossmem/internal/index"
+	"github.com/crossmem/crossmem/internal/roman"
 )
 
 // pageOf is how a quotation's chunk should be cited: its printed page
@@ -79,28 +80,15 @@ func inRange(p, first, last string) bool {
 	return a <= pv && pv <= b
 }
 
-func isRoman(s string) bool {
-	return s != "" && strings.Trim(strings.ToLower(s), "ivxlcdm") == ""
-}
+func isRoman(s string) bool { return roman.Value(s) > 0 }
 
 // pageValue is the number of an Arabic or Roman page, or -1.
 func pageValue(s string) int {
 	if n, err := strconv.Atoi(s); err == nil {
 		return n
 	}
-	if !isRoman(s) {
-		return -1
+	if v := roman.Value(s); v > 0 {
+		return v
 	}
-	vals := map[rune]int{'i': 1, 'v': 5, 'x': 10, 'l': 50, 'c': 100, 'd': 500, 'm': 1000}
-	rs := []rune(strings.ToLower(s))
-	n := 0
-	for i, r := range rs {
-		v := vals[r]
-		if i+1 < len(rs) && vals[rs[i+1]] > v {
-			n -= v
-		} else {
-			n += v
-		}
-	}
-	return n
+	return -1
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/crossmem/crossmem/internal/layout"
 	"github.com/crossmem/crossmem/internal/pdf"
+	"github.com/crossmem/crossmem/internal/roman"
 )
 
 // Chunk types: the block kinds of internal/layout.
@@ -497,8 +498,8 @@ func (s section) enter(heading string, backMatter bool) section {
 		num := arabicNumber.FindStringSubmatch(title)[1]
 		next.label = strings.ReplaceAll(num, ".", "")
 		next.major = strings.SplitN(num, ".", 2)[0]
-	case romanNumber.MatchString(title) && romanValue(romanNumber.FindStringSubmatch(title)[1]) > 0:
-		next.label = fmt.Sprint(romanValue(romanNumber.FindStringSubmatch(title)[1]))
+	case romanNumber.MatchString(title) && sectionRoman(romanNumber.FindStringSubmatch(title)[1]) > 0:
+		next.label = fmt.Sprint(sectionRoman(romanNumber.FindStringSubmatch(title)[1]))
 		next.major = next.label
 	case romanDotted.MatchString(title) && romanParts(romanDotted.FindStringSubmatch(title)[1]) != "":
 		// "V.I.II Model Implementation": subsection II of I of V.
@@ -547,35 +548,25 @@ func isDigits(s string) bool {
 	return true
 }
 
+// sectionRoman is the value of a Roman section number (I to LX), 0 when
+// s is none.
+func sectionRoman(s string) int {
+	if v := roman.Value(s); v <= 60 {
+		return v
+	}
+	return 0
+}
+
 // romanParts converts dotted Roman numerals ("V.I.II") to dotted numbers
 // ("5.1.2"), "" when a part is invalid.
 func romanParts(s string) string {
 	var out []string
 	for _, part := range strings.Split(s, ".") {
-		v := romanValue(part)
+		v := sectionRoman(part)
 		if v == 0 {
 			return ""
 		}
 		out = append(out, fmt.Sprint(v))
 	}
 	return strings.Join(out, ".")
-}
-
-// romanValue converts a Roman numeral (I..CCCXC) to its value, 0 when
-// invalid.
-func romanValue(s string) int {
-	vals := map[byte]int{'I': 1, 'V': 5, 'X': 10, 'L': 50, 'C': 100}
-	total := 0
-	for i := 0; i < len(s); i++ {
-		v := vals[s[i]]
-		if i+1 < len(s) && vals[s[i+1]] > v {
-			total -= v
-		} else {
-			total += v
-		}
-	}
-	if total <= 0 || total > 60 {
-		return 0
-	}
-	return total
 }

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/crossmem/crossmem/internal/pdf"
+	"github.com/crossmem/crossmem/internal/roman"
 )
 
 // Tables of contents. A table of contents (and a list of figures or of
@@ -61,46 +62,11 @@ func pageOrder(s string) (order int, ok bool) {
 		}
 		return 10000 + n, true
 	}
-	v := romanValue(strings.ToLower(s))
+	v := roman.Value(s)
 	if v <= 0 || v >= 10000 {
 		return 0, false
 	}
 	return v, true
-}
-
-// romanValue returns the value of a lower-case roman numeral in its
-// canonical form, or 0 when s is not one (so "il" or "ic" are not
-// numbers).
-func romanValue(s string) int {
-	vals := map[byte]int{'i': 1, 'v': 5, 'x': 10, 'l': 50, 'c': 100, 'd': 500, 'm': 1000}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		v := vals[s[i]]
-		if i+1 < len(s) && vals[s[i+1]] > v {
-			n -= v
-		} else {
-			n += v
-		}
-	}
-	if n <= 0 || toRoman(n) != s {
-		return 0
-	}
-	return n
-}
-
-func toRoman(n int) string {
-	syms := []struct {
-		v int
-		s string
-	}{{1000, "m"}, {900, "cm"}, {500, "d"}, {400, "cd"}, {100, "c"}, {90, "xc"}, {50, "l"}, {40, "xl"}, {10, "x"}, {9, "ix"}, {5, "v"}, {4, "iv"}, {1, "i"}}
-	var b strings.Builder
-	for _, x := range syms {
-		for n >= x.v {
-			b.WriteString(x.s)
-			n -= x.v
-		}
-	}
-	return b.String()
 }
 
 // leaderToken reports whether a token is part of dot leaders: dots (or
