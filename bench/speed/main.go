@@ -35,7 +35,8 @@
 // (getrusage ru_maxrss), largest first with -v.
 //
 // -cpuprofile FILE instead profiles one batch compile in this process
-// (compile.RunAll and the index update, as compile --all runs them) and
+// (compile.RunAll and the index update beside it, as compile --all runs
+// them) and
 // reports how many goroutines were running or runnable, sampled every
 // millisecond (runtime/metrics): how many cores the batch could use,
 // which the machine's load does not change. -memprofile FILE adds a heap
@@ -46,6 +47,11 @@
 //
 //	go run ./bench/speed            # tables, 3 rounds
 //	go run ./bench/speed -n 5 -v    # 5 rounds, plus the per-paper table
+//
+// -against BIN adds another crossmem binary (an older build, say) as a
+// tool: its "compile --all -q" runs right after ours in every round, on a
+// copy of the same captured library, so that a change is measured side
+// by side under the same load.
 //
 // -corpus sets the folder (default ../shared/corpus/pdf relative to the
 // repository root). It needs pdftotext (poppler-utils) and mutool
@@ -99,9 +105,10 @@ func main() {
 	n := flag.Int("n", 3, "rounds; min and median are reported")
 	verbose := flag.Bool("v", false, "also print the per-paper table (one process per paper: time and peak RSS)")
 	cpuProfile := flag.String("cpuprofile", "", "only profile: write a CPU profile of one batch compile in this process (compile.RunAll over the captured corpus and the index update, as compile --all runs them) to this file")
+	against := flag.String("against", "", "another crossmem binary (an older build) to time side by side: its compile --all runs in every round after ours, on a copy of the same captured library, and is listed as a tool")
 	memProfile := flag.String("memprofile", "", "with -cpuprofile: also write a heap profile (alloc_space: allocations sampled about every 64 KiB since the process started, the batch compile and its setup) to this file")
 	flag.Parse()
-	if err := run(*corpusFlag, max(*n, 1), *verbose, *cpuProfile, *memProfile); err != nil {
+	if err := run(*corpusFlag, max(*n, 1), *verbose, *cpuProfile, *memProfile, *against); err != nil {
 		fmt.Fprintln(os.Stderr, "speed:", err)
 		os.Exit(1)
 	}
@@ -124,7 +131,7 @@ type paper struct {
 	pages int
 }
 
-func run(corpusFlag string, n int, verbose bool, cpuProfile, memProfile string) error {
+func run(corpusFlag string, n int, verbose bool, cpuProfile, memProfile, against string) error {
 	for _, t := range []string{"pdftotext", "mutool"} {
 		if _, err := exec.LookPath(t); err != nil {
 			return fmt.Errorf("%s not found (apt-get install -y poppler-utils mupdf-tools): %w", t, err)
@@ -153,10 +160,17 @@ func run(corpusFlag string, n int, verbose bool, cpuProfile, memProfile string) 
 	}
 
 	tools := []tool{
-		{"crossmem compile --all", b.compileAll},
+		{"crossmem compile --all", b.compileAll(b.bin)},
 		{"pdftotext", b.each("pdftotext", "-enc", "UTF-8", "{}", os.DevNull)},
 		{"pdftotext -bbox-layout", b.each("pdftotext", "-bbox-layout", "-enc", "UTF-8", "{}", os.DevNull)},
 		{"mutool draw -F stext", b.each("mutool", "draw", "-q", "-F", "stext", "-o", os.DevNull, "{}")},
+	}
+	if against != "" {
+		abs, err := filepath.Abs(against)
+		if err != nil {
+			return err
+		}
+		tools = slices.Insert(tools, 1, tool{"crossmem compile --all (" + against + ")", b.compileAll(abs)})
 	}
 	samples := make([][]sample, len(tools))
 	median := b.medianPaper()
@@ -255,8 +269,8 @@ func run(corpusFlag string, n int, verbose bool, cpuProfile, memProfile string) 
 }
 
 // profile writes a CPU profile of compile.RunAll over a copy of the
-// captured library and the index update of the notes written (what
-// compile --all does), in this process, to path, and prints its time;
+// captured library and the index update of the notes written beside it
+// (what compile --all does), in this process, to path, and prints its time;
 // with memPath, also a heap profile of the allocations (sampled about
 // every 64 KiB, counted from the start of the process, setup included).
 func (b *bench) profile(path, memPath string) error {
@@ -289,27 +303,31 @@ func (b *bench) profile(path, memPath string) error {
 	if err := pprof.StartCPUProfile(f); err != nil {
 		return err
 	}
+	ix, err := index.Open(filepath.Join(lib.Home, index.FileName), lib.WikiDir())
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
 	stopDemand := sampleDemand()
 	start := time.Now()
 	var failed error
-	var notes []string
+	notes := make(chan string, len(keys))
+	indexed := make(chan error, 1)
+	go func() { indexed <- ix.UpdateStream(ctx, notes, time.Second) }() // as compile --all
 	compile.RunAll(ctx, lib, keys, compile.Options{Engine: engine, Cite: cite.Citer{Lib: lib}}, func(key string, res *compile.Result, err error) {
 		if err != nil && failed == nil {
 			failed = fmt.Errorf("compile %s: %w", key, err)
 		}
 		if err == nil {
-			notes = append(notes, res.Path)
+			notes <- res.Path
 		}
 	})
 	compiled := time.Since(start)
-	ix, err := index.Open(filepath.Join(lib.Home, index.FileName), lib.WikiDir())
-	if err == nil {
-		err = ix.UpdateNotes(ctx, notes...)
-		ix.Close()
-	}
+	close(notes)
+	err = <-indexed
 	pprof.StopCPUProfile()
 	demand := stopDemand()
-	fmt.Printf("compile.RunAll over %d papers, %d pages: %s wall; with the index update: %s\n", len(keys), b.pages, secs(compiled), secs(time.Since(start)))
+	fmt.Printf("compile.RunAll over %d papers, %d pages: %s wall; to the end of the index update (overlapped): %s\n", len(keys), b.pages, secs(compiled), secs(time.Since(start)))
 	fmt.Printf("goroutines running or runnable (sampled every ms, whatever the machine's load): %s\n", demand)
 	if memPath != "" {
 		m, err := os.Create(memPath)
@@ -517,24 +535,26 @@ func timed(cmd *exec.Cmd) (sample, error) {
 	return s, err
 }
 
-// compileAll times "crossmem compile --all -q" on a fresh copy of the
-// captured library (the copy is not timed).
-func (b *bench) compileAll() (sample, error) {
-	lib := filepath.Join(b.work, "all")
-	os.RemoveAll(lib)
-	if err := copyDir(b.pristine, lib); err != nil {
-		return sample{}, err
+// compileAll returns a timing of "BIN compile --all -q" on a fresh copy
+// of the captured library (the copy is not timed).
+func (b *bench) compileAll(bin string) func() (sample, error) {
+	return func() (sample, error) {
+		lib := filepath.Join(b.work, "all")
+		os.RemoveAll(lib)
+		if err := copyDir(b.pristine, lib); err != nil {
+			return sample{}, err
+		}
+		defer os.RemoveAll(lib)
+		cmd := exec.Command(bin, "compile", "--all", "-q")
+		cmd.Env = append(slices.Clone(b.env), "CROSSMEM_HOME="+lib, "CROSSMEM_CACHE="+b.cache)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		s, err := timed(cmd)
+		if err != nil {
+			return s, fmt.Errorf("%w: %s", err, stderr.String())
+		}
+		return s, nil
 	}
-	defer os.RemoveAll(lib)
-	cmd := exec.Command(b.bin, "compile", "--all", "-q")
-	cmd.Env = append(slices.Clone(b.env), "CROSSMEM_HOME="+lib, "CROSSMEM_CACHE="+b.cache)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	s, err := timed(cmd)
-	if err != nil {
-		return s, fmt.Errorf("%w: %s", err, stderr.String())
-	}
-	return s, nil
 }
 
 // each returns a run of name with args over every corpus file, one process

@@ -287,6 +287,13 @@ func (a *app) indexNotes(ctx context.Context, paths ...string) {
 	if err == nil {
 		err = ix.UpdateNotes(ctx, paths...)
 	}
+	a.reportIndexed(ctx, ix, err)
+}
+
+// reportIndexed reports the end of an index update (err, nil for none)
+// of notes this command wrote, and embeds their new chunk texts when
+// embeddings are on, as indexNotes.
+func (a *app) reportIndexed(ctx context.Context, ix *index.Index, err error) {
 	if err != nil {
 		a.warn("the search index was not updated (%v)", err)
 		a.hint("run crossmem index")

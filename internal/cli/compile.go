@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -219,8 +220,14 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 	return enrichErr
 }
 
+// indexHold is how long compileBatch keeps an index transaction open for
+// the notes that follow (index.UpdateStream): the write lock is released
+// at least this often, well inside other processes' busy timeout (10 s).
+const indexHold = time.Second
+
 // compileBatch compiles several papers in this process with one PDF
-// engine, one line per paper and one index update at the end; --llm then
+// engine, one line per paper and the search index updated as the notes
+// are written (UpdateStream, transactions of whole notes); --llm then
 // enriches the compiled papers together.
 func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) error {
 	a := o.app
@@ -276,6 +283,15 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 	if bar != nil && len(keys) > 0 {
 		bar.Describe("[compile] " + keys[0])
 	}
+	// Each note goes into the search index while the next papers compile
+	// (index.UpdateStream).
+	indexed := make(chan string, len(keys))
+	ix, ixErr := a.index()
+	var ixDone chan error
+	if ixErr == nil {
+		ixDone = make(chan error, 1)
+		go func() { ixDone <- ix.UpdateStream(ctx, indexed, indexHold) }()
+	}
 	n := 0
 	compile.RunAll(ctx, lib, keys, compile.Options{Engine: engine, Cite: c, Talk: talkOpts}, func(k string, res *compile.Result, err error) {
 		if n++; bar != nil {
@@ -294,6 +310,7 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 			return
 		}
 		p := res.Paper
+		indexed <- res.Path
 		notes = append(notes, res.Path)
 		done = append(done, p)
 		it := render.BatchItem{Input: p.CiteKey, CiteKey: p.CiteKey, Status: render.StatusCompiled,
@@ -313,8 +330,12 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 	if bar != nil {
 		bar.Finish()
 	}
+	close(indexed)
+	if ixDone != nil {
+		ixErr = <-ixDone
+	}
 	if len(notes) > 0 {
-		a.indexNotes(ctx, notes...)
+		a.reportIndexed(ctx, ix, ixErr)
 	}
 	var enrichErr error
 	if o.llm && !o.noLLM && len(done) > 0 && ctx.Err() == nil {

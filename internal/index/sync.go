@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/note"
@@ -201,6 +202,66 @@ func (ix *Index) UpdateNotes(ctx context.Context, paths ...string) (err error) {
 	}
 	ix.dropVectorCache()
 	return nil
+}
+
+// UpdateStream indexes the notes whose paths arrive on paths, in order, as
+// they arrive, until paths is closed (as UpdateNotes does each: a path
+// whose file is gone leaves the index): while compile --all writes one
+// note, the one before goes into the index. The notes go in transactions
+// of whole notes; a transaction is committed once it has been open for
+// hold, or when paths is closed, so the index's write lock is never held
+// much longer than hold (other processes' syncs wait for it up to the
+// busy timeout) and the notes are not kept in memory. At the first error
+// it rolls that transaction back (no note is half indexed; those of
+// earlier transactions stay, complete), reads paths to its end without
+// indexing and returns the error; ctx's end is such an error. An
+// interrupted stream leaves the index consistent: what was committed, and
+// `crossmem index` adds the rest.
+func (ix *Index) UpdateStream(ctx context.Context, paths <-chan string, hold time.Duration) (err error) {
+	defer ix.classifyErr(&err)
+	var b *batch
+	var deadline <-chan time.Time
+	flush := func() error {
+		if b == nil {
+			return nil
+		}
+		err := b.commit(ctx)
+		b, deadline = nil, nil
+		ix.dropVectorCache()
+		return err
+	}
+	fail := func(e error) error {
+		if b != nil {
+			b.rollback()
+		}
+		for range paths {
+		}
+		return e
+	}
+	for {
+		select {
+		case path, ok := <-paths:
+			if !ok {
+				return flush()
+			}
+			if err := ctx.Err(); err != nil {
+				return fail(err)
+			}
+			if b == nil {
+				if b, err = ix.begin(ctx); err != nil {
+					return fail(err)
+				}
+				deadline = time.After(hold)
+			}
+			if err := b.update(ctx, path); err != nil {
+				return fail(err)
+			}
+		case <-deadline:
+			if err := flush(); err != nil {
+				return fail(err)
+			}
+		}
+	}
 }
 
 // update puts the note at path into the batch, or removes it from the

@@ -1,0 +1,131 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/crossmem/crossmem/internal/search"
+)
+
+// UpdateStream indexes notes as their paths arrive; the index then holds
+// what a sync of the same notes builds (chunks, document frequencies and
+// totals).
+func TestUpdateStream(t *testing.T) {
+	home := t.TempDir()
+	wiki := filepath.Join(home, "wiki")
+	os.MkdirAll(wiki, 0o755)
+	ix, err := Open(filepath.Join(home, FileName), wiki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	paths := make(chan string, len(papers))
+	done := make(chan error, 1)
+	go func() { done <- ix.UpdateStream(t.Context(), paths, 20*time.Millisecond) }()
+	for i, p := range papers {
+		paths <- writeNote(t, wiki, p)
+		if i == 0 {
+			time.Sleep(50 * time.Millisecond) // past the hold: a second transaction
+		}
+	}
+	close(paths)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var notes int
+	ix.db.QueryRowContext(context.Background(), `SELECT count(*) FROM notes`).Scan(&notes)
+	if notes != len(papers) {
+		t.Errorf("%d notes in the index, want %d", notes, len(papers))
+	}
+	fresh, err := Open(filepath.Join(t.TempDir(), FileName), wiki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if _, err := fresh.Sync(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := dumpStats(t, ix), dumpStats(t, fresh); a != b {
+		t.Errorf("statistics after the stream differ from a sync's:\n%s\nvs\n%s", a, b)
+	}
+}
+
+// While a stream waits for its next note, its transaction is committed
+// after hold and the write lock is free: another process's writer (here
+// one that does not wait at all) gets it. A stream that kept one transaction open until its last
+// note would lock every other writer (a search's sync) out for the whole
+// of compile --all.
+func TestUpdateStreamReleasesLock(t *testing.T) {
+	ix, wiki := newIndex(t)
+	paths := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- ix.UpdateStream(t.Context(), paths, 50*time.Millisecond) }()
+	defer func() {
+		close(paths)
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	paths <- writeNote(t, wiki, tpaper{key: "new2024", title: "Fresh", year: 2024, chunks: []tchunk{{id: "p1s0c1", page: 1, text: "A quasicrystal of gold."}}})
+	// Its transaction commits after hold, while the stream stays open.
+	deadline := time.Now().Add(10 * time.Second)
+	for len(find(t, ix, search.Query{Text: "quasicrystal"}).Hits) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the streamed note is not in the index after 10 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	impatient, err := sql.Open("sqlite", "file:"+ix.Path()+"?_pragma=busy_timeout(0)&_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer impatient.Close()
+	tx, err := impatient.Begin()
+	if err != nil {
+		t.Fatalf("the stream holds the write lock: %v", err)
+	}
+	tx.Rollback()
+}
+
+// A note that cannot be read as one stops the stream with an error: the
+// notes of its transaction are rolled back (none half indexed), those of
+// earlier transactions stay, and the paths still sent are drained so the
+// sender never blocks.
+func TestUpdateStreamError(t *testing.T) {
+	home := t.TempDir()
+	wiki := filepath.Join(home, "wiki")
+	os.MkdirAll(wiki, 0o755)
+	ix, err := Open(filepath.Join(home, FileName), wiki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	paths := make(chan string) // unbuffered: a stream that stopped reading would block the sender
+	done := make(chan error, 1)
+	go func() { done <- ix.UpdateStream(t.Context(), paths, 30*time.Millisecond) }()
+	paths <- writeNote(t, wiki, papers[0])
+	time.Sleep(80 * time.Millisecond) // committed on its own
+	paths <- writeNote(t, wiki, papers[1])
+	broken := filepath.Join(wiki, "1_broken.md")
+	os.WriteFile(broken, []byte("---\ncite_key: [broken\n"), 0o644)
+	paths <- broken
+	paths <- writeNote(t, wiki, papers[2])
+	close(paths)
+	if err := <-done; err == nil {
+		t.Fatal("no error for a broken note")
+	}
+	for q, want := range map[string]int{"transduction": 1, "bidirectional": 0, "supervised": 0} {
+		if r := find(t, ix, search.Query{Text: q}); len(r.Hits) != want {
+			t.Errorf("%q: %d hits, want %d (%v)", q, len(r.Hits), want, hitIDs(r))
+		}
+	}
+	var notes int
+	ix.db.QueryRowContext(context.Background(), `SELECT count(*) FROM notes`).Scan(&notes)
+	if notes != 1 {
+		t.Errorf("%d notes in the index, want 1", notes)
+	}
+}
