@@ -3,6 +3,7 @@ package index
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -38,18 +39,28 @@ func init() {
 func IsStopWord(w string) bool { return stopWords[w] }
 
 // stemCache memoizes stems: a corpus has far fewer distinct words than
-// words.
-var stemCache sync.Map // string → string
+// words. It lives as long as the process (the MCP server, serve), so it
+// holds at most maxStems words; past that, stems are computed each time.
+var (
+	stemCache sync.Map // string → string
+	stems     atomic.Int64
+)
+
+const maxStems = 1 << 18
 
 func stem(w string) string {
+	if len(w) <= 2 || hasDigit(w) {
+		return w // not stemmed: nothing to remember
+	}
 	if s, ok := stemCache.Load(w); ok {
 		return s.(string)
 	}
-	s := w
-	if len(w) > 2 && !hasDigit(w) {
-		s = english.Stem(w, false)
+	s := english.Stem(w, false)
+	if stems.Load() < maxStems {
+		if _, loaded := stemCache.LoadOrStore(w, s); !loaded {
+			stems.Add(1)
+		}
 	}
-	stemCache.Store(w, s)
 	return s
 }
 

@@ -2,6 +2,7 @@ package index
 
 import (
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -65,4 +66,36 @@ func FuzzCounter(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The stem cache lives as long as the process: a server fed many distinct
+// words (or a hostile note's random ones) keeps at most maxStems of them,
+// and never the words that are not stemmed (with a digit, or short). The
+// stems are the same with the cache full.
+func TestStemCacheBounded(t *testing.T) {
+	for i := range maxStems + 5000 {
+		w := "zq" + strconv.FormatInt(int64(i), 26)
+		w = strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return 'a' + r - '0'
+			}
+			return r
+		}, w) + "ings"
+		stem(w)
+	}
+	stem("model2024")
+	n := 0
+	stemCache.Range(func(k, _ any) bool {
+		n++
+		if hasDigit(k.(string)) {
+			t.Errorf("%q cached", k)
+		}
+		return true
+	})
+	if n > maxStems {
+		t.Errorf("%d stems cached, at most %d wanted", n, maxStems)
+	}
+	if got := stem("running"); got != "run" {
+		t.Errorf("stem(running) = %q with the cache full", got)
+	}
 }
