@@ -606,7 +606,12 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 			parts = append(parts, newBlock(Paragraph, b.Lines[:f.m.first]))
 		}
 		var head *Block
-		if f.m.runIn || f.m.last == len(b.Lines)-1 {
+		if hl, rl, ok := runInCut(p, b, f.m, titleKey(f.e.Title)); ok {
+			// A run-in heading: the heading on its own, the paragraph's
+			// text after it.
+			head = newBlock(Heading, append(append([]*Line(nil), b.Lines[f.m.first:f.m.last]...), hl))
+			parts = append(parts, head, newBlock(Paragraph, append([]*Line{rl}, b.Lines[f.m.last+1:]...)))
+		} else if f.m.runIn || f.m.last == len(b.Lines)-1 {
 			head = newBlock(b.Kind, b.Lines[f.m.first:])
 			if f.m.last == len(b.Lines)-1 && !f.m.runIn {
 				head.Kind = Heading

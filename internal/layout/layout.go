@@ -143,6 +143,10 @@ type Page struct {
 	// Floats are the page's figures and tables, top to bottom (see
 	// Float).
 	Floats []*Float
+
+	// fonts classifies the page's fonts (pdf.Page.Fonts), for lines
+	// recomputed after layout (a run-in heading cut from its paragraph).
+	fonts []fontFlags
 }
 
 // Stats holds document-wide measures that make per-page decisions
@@ -321,6 +325,7 @@ func Analyze(p *pdf.Page, st Stats) *Page {
 	for f := range monospacedByWidth(p) {
 		bold[f] |= monoFont
 	}
+	out.fonts = bold
 	for gi, g := range orientations(p) {
 		var gs []pdf.Graphic
 		for _, x := range p.Graphics {

@@ -181,3 +181,59 @@ func TestHangingBibliography(t *testing.T) {
 		t.Errorf("entries 2 and 3 not whole: %q, %q", refs[1], refs[2])
 	}
 }
+
+// Subsection heads that run into their paragraphs ("1.1. Background. The
+// background is …"), named by the outline, are heading blocks of their
+// own, cut from their line after the closing period, and the text after
+// them a paragraph; a theorem's and a proof's run-in heads, which the
+// outline does not name, stay in their paragraphs and open no section. A
+// PDF made at test time by pdfTeX from testdata/runin_outline.tex.
+func TestRunInHeadings(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "runin_outline.tex"))
+	data, err := os.ReadFile(pdfPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Outline) != 4 {
+		t.Fatalf("outline %+v, want four entries", st.Outline)
+	}
+	var got, sections []string
+	for _, p := range Document(pages, st) {
+		for _, b := range p.Blocks {
+			if b.Kind.Furniture() {
+				continue // the title, alone on top of a one-page document, and the page number
+			}
+			text := strings.Join(strings.Fields(b.Text()), " ")
+			if len(text) > 40 {
+				text = text[:40]
+			}
+			got = append(got, string(b.Kind)+": "+text)
+			if b.Section != nil {
+				sections = append(sections, b.Section.Title+" "+itoa(b.Section.Level))
+			}
+		}
+	}
+	want := []string{
+		"heading: 1. Introduction",
+		"paragraph: The introduction opens the paper with a ",
+		"heading: 1.1. Background.",
+		"paragraph: The background is a subsection whose hea",
+		"heading: 1.2 Scope of the work.",
+		"paragraph: The scope is a second subsection, its he",
+		"paragraph: Theorem 1.3. Every theorem stated here h",
+		"paragraph: Proof. The proof follows its theorem wit",
+		"heading: 2. Methods",
+		"paragraph: The methods section follows with a parag",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("blocks\n%q\nwant\n%q", got, want)
+	}
+	wantSections := []string{"1. Introduction 1", "1.1. Background. 2", "1.2 Scope of the work. 2", "2. Methods 1"}
+	if !slices.Equal(sections, wantSections) {
+		t.Errorf("sections %q, want %q", sections, wantSections)
+	}
+}

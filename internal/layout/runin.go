@@ -1,0 +1,111 @@
+package layout
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Run-in headings.
+//
+// A run-in heading starts a paragraph and the paragraph's text goes on on
+// the same line: "9.1. Multiple integral signs. \iint, \iiint, and …"
+// (AMS, ASME, LaTeX's \paragraph). It is set off from the text by its
+// closing punctuation (a period, a colon or a dash) or by a change of font
+// (bold, italic or small capitals for the head, roman for the text). Such
+// a heading becomes a heading chunk of its own, and the text after it on
+// its line a paragraph chunk with the lines that follow: both are
+// verbatim, each line of each chunk a contiguous stretch of the PDF's
+// line, so quotations and word counts are the same as for the paragraph
+// whole.
+
+// runInDelims are the characters that close a run-in heading.
+const runInDelims = ".:—–"
+
+// splitRunIn cuts line l of page p after a run-in heading whose title —
+// the part of it on this line, reduced by titleKey — is rem: the head runs
+// from the line's start to the end of the first word whose key completes
+// rem, with the punctuation that closes it ("Dots." of "9.3. Dots.
+// Normally …"); the rest is the paragraph's text. It reports false, and
+// cuts nothing, when the title does not end at a word boundary, nothing
+// follows it on the line, or the head is not set off from the text by a
+// closing period, colon or dash or by a change of font (a sentence that
+// merely starts with the title's words is no heading). Lines of a rotated
+// frame or set vertically are not cut.
+func splitRunIn(p *Page, l *Line, rem string) (head, rest *Line, ok bool) {
+	if rem == "" || l.quarter != 0 || l.Vertical {
+		return nil, nil, false
+	}
+	cs := l.chars
+	for j := 1; j < len(cs); j++ {
+		if !endsAlnum(cs[j-1]) {
+			continue
+		}
+		h := newLine(cs[:j], p.fonts)
+		if h == nil || !strings.HasPrefix(titleKey(h.Text), rem) {
+			continue
+		}
+		e := j
+		for e < len(cs) && isMark(cs[e]) {
+			e++ // combining accents drawn after their letter
+		}
+		if e < len(cs) && startsAlnum(cs[e]) {
+			return nil, nil, false // the title ends inside a word
+		}
+		punct := ""
+		for e < len(cs) && !isSpace(cs[e].Rune) && !startsAlnum(cs[e]) {
+			punct += cs[e].text()
+			e++
+		}
+		head, rest = newLine(cs[:e], p.fonts), newLine(cs[e:], p.fonts)
+		if head == nil || rest == nil {
+			return nil, nil, false
+		}
+		setOff := strings.ContainsAny(punct, runInDelims) ||
+			head.Bold != rest.Bold || head.Italic != rest.Italic || head.SmallCaps != rest.SmallCaps
+		if !setOff {
+			return nil, nil, false
+		}
+		head.seq, rest.seq = l.seq, l.seq
+		return head, rest, true
+	}
+	return nil, nil, false
+}
+
+func endsAlnum(c char) bool {
+	r := []rune(c.text())
+	return len(r) > 0 && alnum(r[len(r)-1])
+}
+
+func startsAlnum(c char) bool {
+	r := []rune(c.text())
+	return len(r) > 0 && alnum(r[0])
+}
+
+func isMark(c char) bool {
+	t := c.text()
+	if t == "" {
+		return false
+	}
+	for _, r := range t {
+		if !unicode.Is(unicode.Mn, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// runInCut cuts the line of block b of p where the outline's heading with
+// title key, matched as m, ends inside the line (m.runIn): see splitRunIn.
+func runInCut(p *Page, b *Block, m outlineMatch, key string) (head, rest *Line, ok bool) {
+	if !m.runIn || m.first < 0 || m.last >= len(b.Lines) {
+		return nil, nil, false
+	}
+	acc := ""
+	for _, l := range b.Lines[m.first:m.last] {
+		acc += titleKey(l.Text)
+	}
+	if !strings.HasPrefix(key, acc) {
+		return nil, nil, false
+	}
+	return splitRunIn(p, b.Lines[m.last], key[len(acc):])
+}
