@@ -1003,13 +1003,19 @@ func roman(n int) string {
 
 // ---------------------------------------------------------------- text helpers
 
-var leadingNumber = regexp.MustCompile(`^\s*((\d+|[A-Z]|[IVXL]+)(\.\d+)*\.?|(?i:appendix|chapter)\s+([A-Z]|\d+)\.?)\s+`)
+var leadingNumber = regexp.MustCompile(`^\s*((\d+|[A-Z]|[IVXL]+)(\.\d+)*\.?|(?i:appendix|chapter)\s+([A-Z]|\d+)\.?:?)\s+`)
 
 // normTitle reduces a title for comparison: TeX accents and markup from
-// bookmark strings removed, leading section numbers dropped, Unicode
-// decomposed without marks, lower case, letters and digits only.
+// bookmark strings removed, leading section numbers dropped ("2.1",
+// "A.", "Appendix B:"), Unicode decomposed without marks, lower case,
+// letters and digits only.
 func normTitle(s string) string {
-	s = leadingNumber.ReplaceAllString(strings.TrimSpace(s), "")
+	return titleLetters(leadingNumber.ReplaceAllString(strings.TrimSpace(s), ""))
+}
+
+// titleLetters is normTitle without dropping a leading number: a title
+// may start with a one-letter word that reads as one ("A sub-section").
+func titleLetters(s string) string {
 	var b strings.Builder
 	for _, r := range norm.NFKD.String(s) {
 		switch r {
@@ -1025,9 +1031,21 @@ func normTitle(s string) string {
 
 // sameTitle reports whether two titles name the same section: equal after
 // normTitle, or one a prefix of the other covering at least 80 % of it (a
-// bookmark that abbreviates, a heading whose last line was cut).
+// bookmark that abbreviates, a heading whose last line was cut). A side
+// whose first word only looks like a section number ("A sub-section"
+// beside the printed "4.1 A sub-section") is compared with it kept too.
 func sameTitle(a, b string) bool {
-	x, y := normTitle(a), normTitle(b)
+	for _, x := range []string{normTitle(a), titleLetters(a)} {
+		for _, y := range []string{normTitle(b), titleLetters(b)} {
+			if sameKey(x, y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sameKey(x, y string) bool {
 	if x == "" || y == "" {
 		return false
 	}
