@@ -473,6 +473,9 @@ type outlineMatch struct {
 	extra       int  // further blocks the heading runs into
 	runIn       bool // the heading's last line continues with body text
 	dist        float64
+	// head and rest are the heading's last line cut where a run-in
+	// heading ends, and the text after it (see runInMatch).
+	head, rest *Line
 }
 
 // applyOutline finds each outline entry's heading on the pages and marks
@@ -525,6 +528,9 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 						continue
 					}
 					m, ok := matchTitle(p, bi, li, key)
+					if ok && m.runIn {
+						m, ok = runInMatch(p, bi, m, key)
+					}
 					if !ok {
 						continue
 					}
@@ -547,12 +553,18 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 				if e.Page == lastPage && bi <= lastBlock || b.Kind.Furniture() || b.Box.Y1 > e.Y+2 {
 					continue
 				}
+				if e.HasX && b.Box.X1 <= e.X+2 {
+					continue // an earlier column than the destination's
+				}
 				best = outlineMatch{page: e.Page, block: bi, first: -1}
 				break
 			}
 			if best.page >= 0 {
 				found = append(found, placed{e, best, true})
-				lastPage, lastBlock, lastLine = best.page, best.block, -1
+				// The block may hold the next entry's heading: an
+				// "Appendices" entry with no heading of its own, right
+				// above "Appendix A: …".
+				lastPage, lastBlock, lastLine = best.page, best.block-1, -1
 			}
 			continue
 		}
@@ -606,11 +618,11 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 			parts = append(parts, newBlock(Paragraph, b.Lines[:f.m.first]))
 		}
 		var head *Block
-		if hl, rl, ok := runInCut(p, b, f.m, titleKey(f.e.Title)); ok {
+		if f.m.runIn && f.m.head != nil {
 			// A run-in heading: the heading on its own, the paragraph's
 			// text after it.
-			head = newBlock(Heading, append(append([]*Line(nil), b.Lines[f.m.first:f.m.last]...), hl))
-			parts = append(parts, head, newBlock(Paragraph, append([]*Line{rl}, b.Lines[f.m.last+1:]...)))
+			head = newBlock(Heading, append(append([]*Line(nil), b.Lines[f.m.first:f.m.last]...), f.m.head))
+			parts = append(parts, head, newBlock(Paragraph, append([]*Line{f.m.rest}, b.Lines[f.m.last+1:]...)))
 		} else if f.m.runIn || f.m.last == len(b.Lines)-1 {
 			head = newBlock(b.Kind, b.Lines[f.m.first:])
 			if f.m.last == len(b.Lines)-1 && !f.m.runIn {

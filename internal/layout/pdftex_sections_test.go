@@ -237,3 +237,44 @@ func TestRunInHeadings(t *testing.T) {
 		t.Errorf("sections %q, want %q", sections, wantSections)
 	}
 }
+
+// An outline entry with no heading on the page ("Appendices") opens its
+// section where its destination points without taking the block there
+// from the next entry, whose heading ("Appendix A: Proofs of the lemmas
+// [3]", the citation after the title no run-in text) is that block; a
+// sentence on the next page that starts with the entry's title is not
+// its heading. A PDF made at test time by pdfTeX from
+// testdata/appendix_outline.tex.
+func TestOutlineEntryWithoutHeading(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "appendix_outline.tex"))
+	data, err := os.ReadFile(pdfPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Outline) != 4 {
+		t.Fatalf("outline %+v, want four entries", st.Outline)
+	}
+	var heads, sections []string
+	for _, p := range Document(pages, st) {
+		for _, b := range p.Blocks {
+			if b.Kind == Heading {
+				heads = append(heads, strings.Join(strings.Fields(b.Text()), " "))
+			}
+			if b.Section != nil {
+				sections = append(sections, b.Section.Title)
+			}
+		}
+	}
+	wantHeads := []string{"1 Introduction", "Appendix A: Proofs of the lemmas [3]", "B Tables"}
+	if !slices.Equal(heads, wantHeads) {
+		t.Errorf("headings %q, want %q", heads, wantHeads)
+	}
+	wantSections := []string{"1 Introduction", "Appendix A: Proofs of the lemmas [3]", "B Tables"}
+	if !slices.Equal(sections, wantSections) {
+		t.Errorf("sections %q, want %q", sections, wantSections)
+	}
+}

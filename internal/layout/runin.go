@@ -94,18 +94,43 @@ func isMark(c char) bool {
 	return true
 }
 
-// runInCut cuts the line of block b of p where the outline's heading with
-// title key, matched as m, ends inside the line (m.runIn): see splitRunIn.
-func runInCut(p *Page, b *Block, m outlineMatch, key string) (head, rest *Line, ok bool) {
-	if !m.runIn || m.first < 0 || m.last >= len(b.Lines) {
-		return nil, nil, false
+// runInMatch checks a match m of the outline's title key that ends inside
+// a line (m.runIn) of the lines from block bi of p on: the line is cut
+// where the heading ends (splitRunIn) and m records the two parts. When
+// fewer than three words follow the title on the line (a citation or a
+// note mark after a heading: "Appendix A: Incomplete Zeta Function [27]"),
+// the whole line is the heading and m is no longer run-in. It reports
+// false when the title's words are not set off from the text after them:
+// a sentence that starts with them is no heading.
+func runInMatch(p *Page, bi int, m outlineMatch, key string) (outlineMatch, bool) {
+	b, acc := p.Blocks[bi+m.extra], ""
+	for k := bi; k < bi+m.extra; k++ {
+		from := 0
+		if k == bi {
+			from = m.first
+		}
+		for _, l := range p.Blocks[k].Lines[from:] {
+			acc += titleKey(l.Text)
+		}
 	}
-	acc := ""
-	for _, l := range b.Lines[m.first:m.last] {
+	from := 0
+	if m.extra == 0 {
+		from = m.first
+	}
+	for _, l := range b.Lines[from:m.last] {
 		acc += titleKey(l.Text)
 	}
 	if !strings.HasPrefix(key, acc) {
-		return nil, nil, false
+		return m, false
 	}
-	return splitRunIn(p, b.Lines[m.last], key[len(acc):])
+	head, rest, ok := splitRunIn(p, b.Lines[m.last], key[len(acc):])
+	if !ok {
+		return m, false
+	}
+	if !strings.ContainsFunc(rest.Text, unicode.IsLetter) {
+		m.runIn = false
+		return m, true
+	}
+	m.head, m.rest = head, rest
+	return m, true
 }
