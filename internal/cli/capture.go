@@ -92,7 +92,9 @@ checked against the PDF: a disagreement is a warning.
 When the metadata sources cannot be reached (offline, or no answer within
 [network] timeout), the PDF is stored with what it says about itself and its
 lookup is pending: crossmem refresh --pending completes it later, keeping
-the cite key. A PDF that gives no title at all needs --cite-key.
+the cite key. A PDF that gives no title at all is kept with no title (never a
+made-up one) under a key made from its file name, with a warning saying why
+(crossmem rekey renames it); when the name gives no key, pass --cite-key.
 
 A recorded talk is downloaded with yt-dlp (audio, video, metadata, subtitles)
 into <home>/raw/youtube/<video_id>/; yt-dlp and ffmpeg are required,

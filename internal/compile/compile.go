@@ -286,9 +286,6 @@ func stamp(n *note.Note, paper *library.Paper, c *cite.Citer) {
 	if paper.IsTalk() {
 		stampTalk(&n.Front, paper, keep)
 	}
-	if n.Front.Title == "" {
-		n.Front.Title = paper.CiteKey
-	}
 	n.Citations = nil
 	for _, st := range citation.NoteStyles() {
 		ci, err := c.Paper(paper, paper.CiteKey, st)

@@ -189,6 +189,16 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // that do not start with a "---" frontmatter block: not a crossmem note.
 var ErrNoFrontmatter = errors.New("no YAML frontmatter: not a crossmem wiki note")
 
+// Heading is the note's first heading: its title, or, for a paper that
+// gives none (title ""), its cite key marked "(no title)" — never the key
+// passed off as a title.
+func Heading(f *Frontmatter) string {
+	if strings.TrimSpace(f.Title) == "" {
+		return oneLine(f.CiteKey) + " (no title)"
+	}
+	return oneLine(f.Title)
+}
+
 // Format renders a note. The output is deterministic: the same Note gives
 // the same bytes.
 func Format(n *Note) ([]byte, error) {
@@ -200,7 +210,7 @@ func Format(n *Note) ([]byte, error) {
 	b.WriteString("---\n")
 	b.Write(fm)
 	b.WriteString("---\n\n")
-	b.WriteString("# " + oneLine(n.Front.Title) + "\n\n")
+	b.WriteString("# " + Heading(&n.Front) + "\n\n")
 	b.WriteString("## Citations\n\n")
 	for _, c := range n.Citations {
 		b.WriteString("### " + c.Style + "\n\n")

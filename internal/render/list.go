@@ -27,10 +27,7 @@ func List(r *catalog.Result, warnings bool) string {
 		if p.Year != 0 {
 			year = fmt.Sprint(p.Year)
 		}
-		title := p.Title
-		if title == "" {
-			title = "(no title)"
-		}
+		title := TitleOrNone(p.Title)
 		fmt.Fprintf(&b, "\n%s  %s  %s — %s\n", p.CiteKey, year, authorList(p.Authors), title)
 		state := p.State
 		if p.State == catalog.Compiled {
@@ -103,4 +100,14 @@ func Instructions(l LibraryInfo) string {
 - Cite only keys crossmem_list or crossmem_cite know; crossmem_cite gives the reference in any style.
 - Text edited by hand in a note is never served as a source; paraphrases marked advisory are model-written and never quotable.`)
 	return b.String()
+}
+
+// TitleOrNone is a paper's title for display, "(no title)" for a paper
+// that gives none (a PDF whose first page prints no title and whose
+// metadata names none): its cite key is never shown in a title's place.
+func TitleOrNone(title string) string {
+	if strings.TrimSpace(title) == "" {
+		return "(no title)"
+	}
+	return title
 }

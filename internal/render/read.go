@@ -105,7 +105,7 @@ func Read(key string, r *index.ReadResult) ReadOutput {
 // reading, then the neighbours and the chunks withheld.
 func ReadText(o ReadOutput) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%s] %s\n", o.CiteKey, o.Title)
+	fmt.Fprintf(&b, "[%s] %s\n", o.CiteKey, TitleOrNone(o.Title))
 	for _, c := range o.Chunks {
 		if m := c.Media; m != nil {
 			fmt.Fprintf(&b, "\nchunk %s (%s) %s–%s", c.ChunkID, c.Type, search.Clock(m.StartMS), search.Clock(m.EndMS))
@@ -169,7 +169,7 @@ func ReadText(o ReadOutput) string {
 // as "> " lines. Chunks edited by hand are named, never shown.
 func PaperMarkdown(o ReadOutput) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\ncite_key: %s\n\nThe verbatim text of the paper's PDF, chunk by chunk, as crossmem serves it: quote only these \"> \" lines (check quotations with crossmem_verify_quote). Each chunk's provenance precedes it.\n", o.Title, o.CiteKey)
+	fmt.Fprintf(&b, "# %s\n\ncite_key: %s\n\nThe verbatim text of the paper's PDF, chunk by chunk, as crossmem serves it: quote only these \"> \" lines (check quotations with crossmem_verify_quote). Each chunk's provenance precedes it.\n", TitleOrNone(o.Title), o.CiteKey)
 	if len(o.Withheld) > 0 {
 		fmt.Fprintf(&b, "\nWithheld (edited by hand in the note, never served): ")
 		for i, w := range o.Withheld {

@@ -43,7 +43,7 @@ func Hits(query string, hits []search.Hit) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%d. [%s] %s\n", i+1, h.CiteKey, h.Title)
+		fmt.Fprintf(&b, "%d. [%s] %s\n", i+1, h.CiteKey, TitleOrNone(h.Title))
 		fmt.Fprintf(&b, "   section: %s\n", h.Location())
 		fmt.Fprintf(&b, "   chunk: %s\n", h.ChunkID)
 		fmt.Fprintf(&b, "   excerpt: %s\n", h.Excerpt)

@@ -390,7 +390,7 @@ func (v *Viewer) paper(w http.ResponseWriter, r *http.Request) {
 		page.Duration = search.Clock(p.Talk.DurationMS)
 	}
 	if page.Title == "" {
-		page.Title = p.CiteKey
+		page.Title = p.CiteKey + " (no title)"
 	}
 	page.Fields = fields(rec)
 	for _, s := range citation.NoteStyles() {
@@ -570,7 +570,7 @@ func (v *Viewer) page(w http.ResponseWriter, r *http.Request) {
 	view := pageView{base: base{Title: p.Title, Version: v.Version}, Key: p.CiteKey, Title: p.Title, Page: link.Page,
 		PaperURL: "/paper/" + url.PathEscape(p.CiteKey)}
 	if view.Title == "" {
-		view.Title = p.CiteKey
+		view.Title = p.CiteKey + " (no title)"
 	}
 	var chunks []chunk.Chunk
 	if n, err := readNote(p); err == nil {
