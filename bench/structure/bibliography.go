@@ -66,11 +66,20 @@ type anchor struct {
 // citeAnchors lists the bibliography anchors of the PDF at path that give
 // a position (see anchorScript), sorted by page and from the top down.
 func citeAnchors(path string) ([]anchor, error) {
-	script := filepath.Join(os.TempDir(), "crossmem-bench-cite-anchors.js")
-	if err := os.WriteFile(script, []byte(anchorScript), 0o644); err != nil {
+	// A file of this run's own: benchmarks run side by side.
+	f, err := os.CreateTemp("", "crossmem-cite-anchors-*.js")
+	if err != nil {
 		return nil, err
 	}
-	out, err := exec.Command("mutool", "run", script, path).Output()
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(anchorScript); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	out, err := exec.Command("mutool", "run", f.Name(), path).Output()
 	if err != nil {
 		return nil, fmt.Errorf("mutool run (cite anchors) %s: %w", filepath.Base(path), err)
 	}

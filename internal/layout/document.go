@@ -1271,11 +1271,25 @@ func kinds(pages []*Page, st Stats) {
 			if b.Section != nil {
 				inRefs = IsBibliographyTitle(b.Section.Title)
 			}
+			if inRefs && b.Kind == Code && b.Float == nil && b.Section == nil {
+				// Entries whose URLs are set in typewriter type look
+				// monospaced; a bibliography holds no code listings.
+				b.Kind = Paragraph
+			}
 			if b.Kind != Paragraph || b.Section != nil {
 				out = append(out, b)
 				continue
 			}
 			if inRefs {
+				if n := len(out); n > 0 && refFootnote(p, out, b, st) {
+					if out[n-1].Kind == Footnote && !footnoteMark.MatchString(b.Lines[0].Text) {
+						out[n-1] = newBlock(Footnote, append(append([]*Line(nil), out[n-1].Lines...), b.Lines...))
+					} else {
+						b.Kind = Footnote
+						out = append(out, b)
+					}
+					continue
+				}
 				if n := len(out); n > 0 && out[n-1].Kind == Reference && continuesEntry(out[n-1], b) {
 					// The rest of the entry before, cut off as if it were
 					// a paragraph of its own: rejoin, then cut at entries.
@@ -1376,10 +1390,17 @@ func splitEntries(b *Block) []*Block {
 	if len(b.Lines) < 2 {
 		return []*Block{b}
 	}
-	marked := 0
+	// The list's label form is the one most lines start with; a line
+	// starting with a label of another form ("379. [astro-ph/…]" in a
+	// "[12]" list) is the rest of an entry.
+	forms := map[string]int{}
+	style, marked := "", 0
 	for _, l := range b.Lines {
-		if refStart.MatchString(l.Text) {
-			marked++
+		if f := entryLabel(l.Text); f != "" {
+			forms[f]++
+			if forms[f] > marked || forms[f] == marked && f < style {
+				style, marked = f, forms[f]
+			}
 		}
 	}
 	var lefts []float64
@@ -1403,7 +1424,7 @@ func splitEntries(b *Block) []*Block {
 		start := false
 		switch {
 		case marked >= 2:
-			start = refStart.MatchString(l.Text)
+			start = entryLabel(l.Text) == style
 		case hanging >= 1:
 			start = l.Box.X0 < left+0.3*s && i > 0 && b.Lines[i-1].Box.X0 > left+0.6*s || i > 0 && l.Box.X0 < left+0.3*s && b.Lines[i-1].Box.X0 < left+0.3*s && endsSentence(b.Lines[i-1].Text)
 		}
@@ -1568,7 +1589,7 @@ func continuations(pages []*Page) {
 				first := []rune(b.Lines[0].Text)[0]
 				open := !endsSentence(prev.Lines[len(prev.Lines)-1].Text)
 				newColumn := prevPage != p.Number || b.Box.Y1 > prev.Box.Y0+1 || b.Box.X0 > prev.Box.X1
-				if newColumn && (open && unicode.IsLower(first) || b.Kind == Reference && restOfEntry(prev, b, open || unicode.IsLower(first))) {
+				if newColumn && (open && unicode.IsLower(first) || b.Kind == Reference && (restOfEntry(prev, b, open || unicode.IsLower(first)) || atHangingIndent(p, b))) {
 					b.Continues, b.Prev = true, prev
 				}
 			}

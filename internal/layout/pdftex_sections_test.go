@@ -140,18 +140,21 @@ func TestStackedHeadings(t *testing.T) {
 // A bibliography set with a hanging indent comes out one Reference block
 // per entry: an entry broken after a sentence is not cut where its short
 // line meets the indented one, and the part of an entry a page break
-// carries over continues it. A section titled "References to figures …"
+// carries over continues it; a line starting "379." is no label in a
+// list labelled [n]; a footnote under the list is a footnote. A section titled "References to figures …"
 // is prose, not the bibliography. A PDF made at test time by pdfTeX from
 // testdata/hanging_bibliography.tex.
 func TestHangingBibliography(t *testing.T) {
 	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "hanging_bibliography.tex"))
 	pages := Document(readPages(t, pdfPath), pdf.Structure{})
-	var refs []string
+	var refs, notes []string
 	var cont []bool
 	prose := 0
 	for _, p := range pages {
 		for _, b := range p.Blocks {
 			switch b.Kind {
+			case Footnote:
+				notes = append(notes, b.Text())
 			case Reference:
 				refs = append(refs, strings.Join(strings.Fields(b.Text()), " "))
 				cont = append(cont, b.Continues)
@@ -165,7 +168,10 @@ func TestHangingBibliography(t *testing.T) {
 	if prose != 1 {
 		t.Errorf("the prose of the section about references is %d paragraphs, want 1", prose)
 	}
-	want := []string{"[1] Rafal", "[2] David", "[3] Sam", "[4] Patricia", "50, 1", "[5] Sten"}
+	if len(notes) != 1 || !strings.Contains(notes[0], "out of print") {
+		t.Errorf("footnotes %q, want the one under the bibliography", notes)
+	}
+	want := []string{"[1] Rafal", "[2] David", "[3] Sam", "[4] Patricia", "50, 1", "[5] Sten", "[6] Ivan"}
 	if len(refs) != len(want) {
 		t.Fatalf("%d reference blocks, want %d:\n%s", len(refs), len(want), strings.Join(refs, "\n"))
 	}
@@ -177,8 +183,8 @@ func TestHangingBibliography(t *testing.T) {
 			t.Errorf("reference %d (%q): continues = %v, want %v", i, w, cont[i], i == 4)
 		}
 	}
-	if !strings.HasSuffix(refs[1], "Stockholm, Sweden.") || !strings.HasSuffix(refs[2], "Citation Field Extraction.") {
-		t.Errorf("entries 2 and 3 not whole: %q, %q", refs[1], refs[2])
+	if !strings.HasSuffix(refs[1], "Stockholm, Sweden.") || !strings.HasSuffix(refs[2], "Citation Field Extraction.") || !strings.HasSuffix(refs[6], "[astro-ph/0603494].") {
+		t.Errorf("entries 2, 3 and 6 not whole: %q, %q, %q", refs[1], refs[2], refs[6])
 	}
 }
 
