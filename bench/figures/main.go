@@ -158,6 +158,7 @@ type result struct {
 	labelled                             ratio
 	inside                               int // paragraph or heading chunks inside a figure's region
 	misses                               []string
+	sideBySide                           []sideBySide // docling tables missed
 }
 
 func (r *result) miss(format string, args ...any) {
@@ -369,13 +370,25 @@ func measure(e *pdf.Engine, path, gtDir string, o options) (*result, error) {
 		if best < 0.5 {
 			r.tables.add(false)
 			r.miss("table p%d %v: best table IoU %.2f", pv.Page, round(box), best)
+			ours := overlapping(chunks, pv.Page, box)
+			r.sideBySide = append(r.sideBySide, sideBySide{
+				title:   fmt.Sprintf("p%d %v: no table chunk (best IoU %.2f)", pv.Page, round(box), best),
+				docling: doclingGrid(t.Data.Rows, t.Data.Cols, t.Data.Cells),
+				ours:    ours.rows, oursName: ours.name,
+			})
 			continue
 		}
-		share := cellShare(chunk.Cells(chunks[bi].Text), t.Data.Cells)
+		ours := chunk.Cells(chunks[bi].Text)
+		share := cellShare(ours, t.Data.Cells)
 		r.cellShare = append(r.cellShare, share)
 		r.tables.add(share >= 0.9)
 		if share < 0.9 {
-			r.miss("table p%d %s: %.0f %% of cells right (%d×%d docling, %d rows ours)", pv.Page, chunks[bi].ID, 100*share, t.Data.Rows, t.Data.Cols, len(chunk.Cells(chunks[bi].Text)))
+			r.miss("table p%d %s: %.0f %% of cells right (%d×%d docling, %d rows ours)", pv.Page, chunks[bi].ID, 100*share, t.Data.Rows, t.Data.Cols, len(ours))
+			r.sideBySide = append(r.sideBySide, sideBySide{
+				title:   fmt.Sprintf("p%d %s: %.0f %% of cells right", pv.Page, chunks[bi].ID, 100*share),
+				docling: doclingGrid(t.Data.Rows, t.Data.Cols, t.Data.Cells),
+				ours:    ours, oursName: "table chunk " + chunks[bi].ID,
+			})
 		}
 	}
 	return r, nil
@@ -561,6 +574,13 @@ func report(w io.Writer, rs []*result, o options) bool {
 		tabs = ratio{tabs.hit + r.tables.hit, tabs.total + r.tables.total}
 	}
 	fmt.Fprintf(w, "| **all** | %v | %v | %v | %v | |\n\n", pics, caps, kinds, tabs)
+	for _, r := range rs {
+		for _, s := range r.sideBySide {
+			fmt.Fprintf(w, "Docling table missed, %s %s — the first %d rows, docling's | ours (%s):\n\n", r.name, s.title, sideRows, s.oursName)
+			s.write(w)
+			fmt.Fprintln(w)
+		}
+	}
 	fmt.Fprintln(w, "## Against olmOCR-bench's table tests")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| file | table tests passed |")
