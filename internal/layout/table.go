@@ -20,11 +20,15 @@ import (
 //     without any text are dropped;
 //   - alignment (stream): rows are the lines that share a baseline (or,
 //     when full-width rules separate the rows, the bands between those
-//     rules: a cell's text wraps inside its band); columns are the runs of
-//     x covered by the words of the rows with the most words, separated by
-//     gaps of at least half the font size that no such word crosses; a
-//     word of another row (a head spanning columns) goes to the column it
-//     overlaps most.
+//     rules: a cell's text wraps inside its band; a rule drawn between two
+//     lines always ends a row); columns are the runs of x covered by the
+//     words of the rows with the most words, separated by gaps of at least
+//     half the font size that no such word crosses, by vertical rules
+//     running the table's height and by column starts only alignment
+//     shows (alignedStarts); a word of another row (a head spanning
+//     columns) goes to the column it overlaps most. A ruled grid whose
+//     rules leave rows of the body in one band (rowsInBand) is read this
+//     way too.
 //
 // A cell's text is the text of its pieces in reading order (top to
 // bottom, left to right) joined by one space; a piece is a phrase of a
@@ -39,17 +43,23 @@ type piece struct {
 	base, size float64
 }
 
-func piecesOf(lines []*Line) []piece {
+func piecesOf(lines []*Line) []piece { return piecesCut(lines, nil, nil) }
+
+// piecesCut splits lines into pieces as piecesOf does, and also between
+// two words a cut separates: a vertical rule drawn across the line between
+// them (rules: a ruled column's side), or a column start (starts: see
+// alignedStarts) where the second word begins, however narrow the gap.
+func piecesCut(lines []*Line, rules []pdf.Rect, starts []float64) []piece {
 	var out []piece
 	for _, l := range lines {
-		ws := l.Words()
+		ws := fieldWords(l)
 		fs := strings.Fields(l.Text)
 		if len(ws) == len(fs) && len(fs) > 1 {
 			// Phrases: words a word space apart; a wider gap (half the
 			// font size or more) is between cells.
 			p := piece{fs[0], ws[0].Box, l.Base, l.Size}
 			for i := 1; i < len(ws); i++ {
-				if ws[i].Box.X0-p.box.X1 < 0.35*l.Size {
+				if ws[i].Box.X0-p.box.X1 < 0.35*l.Size && !cutBetween(p.box, ws[i].Box, rules, starts) {
 					p.text += " " + fs[i]
 					p.box = p.box.Union(ws[i].Box)
 					continue
@@ -61,6 +71,139 @@ func piecesOf(lines []*Line) []piece {
 			continue
 		}
 		out = append(out, piece{l.Text, l.Box, l.Base, l.Size})
+	}
+	return out
+}
+
+// cutBetween reports whether a vertical rule runs between boxes a and b
+// (left to right) over their height, or b starts at a column start.
+func cutBetween(a, b pdf.Rect, rules []pdf.Rect, starts []float64) bool {
+	for _, r := range rules {
+		x := (r.X0 + r.X1) / 2
+		if x >= a.X1-1 && x <= b.X0+1 && r.Y0 <= math.Max(a.Y0, b.Y0)+1 && r.Y1 >= math.Min(a.Y1, b.Y1)-1 {
+			return true
+		}
+	}
+	for _, x := range starts {
+		if math.Abs(b.X0-x) <= 0.5 && a.X1 <= x {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldWords returns the boxes of a line's words, one per field of its
+// text (strings.Fields(l.Text)): the line's characters are matched to the
+// fields in order, so that a space the line's text has where the PDF
+// draws no space character (a gap wide enough) still ends a word. Nil
+// when the characters do not spell the fields.
+func fieldWords(l *Line) []Word {
+	fs := strings.Fields(l.Text)
+	out := make([]Word, 0, len(fs))
+	i, have := 0, ""
+	var box pdf.Rect
+	for _, c := range l.chars {
+		t := strings.Join(strings.Fields(c.text()), "")
+		if t == "" {
+			continue
+		}
+		if i >= len(fs) {
+			return nil
+		}
+		if have == "" {
+			box = c.Box
+		} else {
+			box = box.Union(c.Box)
+		}
+		have += t
+		switch {
+		case have == fs[i]:
+			out = append(out, Word{Text: have, Box: box})
+			i, have = i+1, ""
+		case !strings.HasPrefix(fs[i], have):
+			return nil
+		}
+	}
+	if i != len(fs) || have != "" {
+		return nil
+	}
+	return out
+}
+
+// alignedStarts returns the x positions where a column starts that only
+// alignment shows: a table set so tight that the gap between two columns
+// is a word space. A position is a column start when words start at it
+// (within half a point: TeX sets a left-aligned column's cells at one x)
+// after another word of their line in at least three lines, and in at
+// least half of the lines that reach past it; no word of a line crosses
+// it but in at most a third as many lines as start a word there (a head
+// or a note spanning columns); and the words before it end at different
+// x (the ragged right side of a left-aligned column), or start at
+// different x (a right-aligned column of words of different widths)
+// while the words at x end at different x (a left-aligned column): words
+// after words of one width start at one x inside a cell too ("Cluster,
+// open" and "Cluster, globular"; "72.0 ± 1.1" and "76.1 ± 1.1" in
+// tabular figures), and so does the last word of one width of cells set
+// flush right ("Train (70%)" and "Dev (10%)").
+func alignedStarts(lines []*Line) []float64 {
+	type lw struct {
+		ws []Word
+	}
+	var ls []lw
+	var cand []float64
+	for _, l := range lines {
+		all := fieldWords(l)
+		if all == nil {
+			all = l.Words()
+		}
+		// Dot leaders are left out: TeX sets their dots on a grid of
+		// the page, so they line up from line to line in any text.
+		var ws []Word
+		for _, w := range all {
+			if strings.Trim(w.Text, ".·…") != "" {
+				ws = append(ws, w)
+			}
+		}
+		ls = append(ls, lw{ws})
+		for i := 1; i < len(ws); i++ {
+			cand = append(cand, ws[i].Box.X0)
+		}
+	}
+	sort.Float64s(cand)
+	var out []float64
+	last := math.Inf(-1)
+	for _, x := range cand {
+		if x-last <= 0.5 {
+			continue
+		}
+		aligned, reach, cross := 0, 0, 0
+		lo, hi := math.Inf(1), math.Inf(-1)   // ends of the words before
+		slo, shi := math.Inf(1), math.Inf(-1) // their starts
+		nlo, nhi := math.Inf(1), math.Inf(-1) // ends of the words at x
+		for _, l := range ls {
+			if len(l.ws) == 0 || l.ws[len(l.ws)-1].Box.X1 <= x+0.5 {
+				continue
+			}
+			reach++
+			for i, w := range l.ws {
+				if w.Box.X0 < x-0.5 && w.Box.X1 > x+0.5 {
+					cross++
+					break
+				}
+				if i > 0 && math.Abs(w.Box.X0-x) <= 0.5 {
+					aligned++
+					prev := l.ws[i-1]
+					lo, hi = math.Min(lo, prev.Box.X1), math.Max(hi, prev.Box.X1)
+					slo, shi = math.Min(slo, prev.Box.X0), math.Max(shi, prev.Box.X0)
+					nlo, nhi = math.Min(nlo, w.Box.X1), math.Max(nhi, w.Box.X1)
+					break
+				}
+			}
+		}
+		if aligned >= 3 && 2*aligned >= reach && 3*cross <= aligned && (hi-lo > 1 || shi-slo > 1 && nhi-nlo > 1) {
+			out = append(out, x)
+			last = x
+		}
 	}
 	return out
 }
@@ -121,11 +264,13 @@ func tableCells(lines, turned []*Line, box pdf.Rect, hRules, vRules []pdf.Rect) 
 	if len(lines) == 0 {
 		return nil
 	}
-	ps := append(piecesOf(lines), turnedPieces(turned)...)
 	var h, v []pdf.Rect
 	grow := box
-	for _, p := range ps {
-		grow = grow.Union(p.box)
+	for _, l := range lines {
+		grow = grow.Union(l.Box)
+	}
+	for _, l := range turned {
+		grow = grow.Union(l.Box)
 	}
 	for _, r := range hRules {
 		if r.X1 > grow.X0+2 && r.X0 < grow.X1-2 && r.Y0 >= grow.Y0-3 && r.Y1 <= grow.Y1+3 {
@@ -137,17 +282,100 @@ func tableCells(lines, turned []*Line, box pdf.Rect, hRules, vRules []pdf.Rect) 
 			v = append(v, r)
 		}
 	}
+	// Column rules: vertical rules over two thirds of the text's height
+	// or more (a ruled table's sides and column separators; a plot's
+	// grid lines behind its legend do not run the height of its text).
+	var text pdf.Rect
+	for i, l := range lines {
+		if i == 0 {
+			text = l.Box
+		}
+		text = text.Union(l.Box)
+	}
+	var colRules []pdf.Rect
+	var cuts []float64
+	for _, r := range v {
+		if math.Min(r.Y1, text.Y1)-math.Max(r.Y0, text.Y0) >= 2*text.Height()/3 {
+			colRules = append(colRules, r)
+			cuts = append(cuts, (r.X0+r.X1)/2)
+		}
+	}
+	starts := alignedStarts(lines)
+	ps := append(piecesCut(lines, colRules, starts), turnedPieces(turned)...)
 	xs := positions(v, func(r pdf.Rect) float64 { return (r.X0 + r.X1) / 2 })
 	ys := positions(h, func(r pdf.Rect) float64 { return (r.Y0 + r.Y1) / 2 })
 	if len(xs) >= 2 && len(ys) >= 2 {
 		// A grid whose rules mark the columns and the head but not the
-		// rows (two rows of cells holding many lines of text) is read by
-		// alignment.
-		if cells := lattice(ps, grow, xs, ys, h, v); cells != nil && !(len(cells) <= 2 && baselines(ps) >= 2*len(cells)+2) {
+		// rows (two rows of cells holding many lines of text, or a band
+		// holding rows of its own) is read by alignment, its vertical
+		// rules cutting columns.
+		if cells := lattice(ps, grow, xs, ys, h, v); cells != nil && !(len(cells) <= 2 && baselines(ps) >= 2*len(cells)+2) && !rowsInBand(ps, xs, ys, grow) {
 			return cells
 		}
 	}
-	return stream(ps, lines, grow, h)
+	return stream(ps, lines, grow, h, append(cuts, starts...))
+}
+
+// rowsInBand reports whether a band of a ruled grid (between two of its
+// horizontal rules) holds two lines or more that fill all the columns its
+// fullest line fills, two at least: rows the rules do not separate (a
+// grid ruled at its head and foot only). A cell's wrapped lines fill
+// fewer columns than its row's first line. The head's band is not looked
+// at: its heads may take two lines in every column.
+func rowsInBand(ps []piece, xs, ys []float64, box pdf.Rect) bool {
+	edgesX := edges(xs, box.X0, box.X1)
+	edgesY := edges(ys, box.Y0, box.Y1)
+	type key struct{ band, line int }
+	lines := map[key]map[int]bool{}
+	sorted := append([]piece(nil), ps...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].base > sorted[j].base })
+	lineOf := map[int]float64{}
+	for _, p := range sorted {
+		cy := (p.box.Y0 + p.box.Y1) / 2
+		band := sort.SearchFloat64s(edgesY, cy)
+		col := sort.SearchFloat64s(edgesX, (p.box.X0+p.box.X1)/2)
+		li := -1
+		for k, b := range lineOf {
+			if k/1000 == band && math.Abs(b-p.base) < 0.35*p.size {
+				li = k % 1000
+			}
+		}
+		if li < 0 {
+			n := 0
+			for k := range lineOf {
+				if k/1000 == band {
+					n++
+				}
+			}
+			li = n
+			lineOf[band*1000+li] = p.base
+		}
+		k := key{band, li}
+		if lines[k] == nil {
+			lines[k] = map[int]bool{}
+		}
+		lines[k][col] = true
+	}
+	most := map[int]int{}
+	for k, cols := range lines {
+		most[k.band] = max(most[k.band], len(cols))
+	}
+	full := map[int]int{}
+	for k, cols := range lines {
+		if m := most[k.band]; m >= 2 && len(cols) == m {
+			full[k.band]++
+		}
+	}
+	top := -1
+	for k := range lines {
+		top = max(top, k.band)
+	}
+	for band, n := range full {
+		if n >= 2 && band != top {
+			return true
+		}
+	}
+	return false
 }
 
 // positions returns the distinct positions (within 2 points) of rules,
@@ -303,7 +531,7 @@ func joinPieces(ps []piece) string {
 }
 
 // stream reads a table by alignment (see tableCells).
-func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect) [][]string {
+func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect, cuts []float64) [][]string {
 	// Lines of the table: pieces that share a baseline.
 	type prow struct {
 		ps   []piece
@@ -327,7 +555,6 @@ func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect) [][]string {
 	for _, r := range rows {
 		most = max(most, len(r.ps))
 	}
-	type span struct{ x0, x1 float64 }
 	var spans []span
 	for _, r := range rows {
 		if len(r.ps)*2 < most && len(rows) > 1 {
@@ -365,7 +592,7 @@ func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect) [][]string {
 		if n <= crossing {
 			continue
 		}
-		if k := len(cols); k > 0 && a < cols[k-1].x1+gap {
+		if k := len(cols); k > 0 && a < cols[k-1].x1+gap && !cutIn(cuts, cols[k-1], a) {
 			cols[k-1].x1 = math.Max(cols[k-1].x1, b)
 			continue
 		}
@@ -412,6 +639,35 @@ func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect) [][]string {
 		p := r.ps[0]
 		return sort.SearchFloat64s(full, (p.box.Y0+p.box.Y1)/2)
 	}
+	// A band of words (no number in it) whose first and last lines leave
+	// the first column empty while a line between fills it holds one
+	// row: its first cell (a label, \multirow) is set vertically centred
+	// on the row's wrapped lines. With numbers the label is a group's,
+	// over rows of data.
+	centred := map[int]bool{}
+	{
+		firstLine, lastLine := map[int]int{}, map[int]int{}
+		data := map[int]bool{}
+		for i, r := range rows {
+			b := bandOf(r)
+			if _, ok := firstLine[b]; !ok {
+				firstLine[b] = i
+			}
+			lastLine[b] = i
+			for _, c := range lineCells[i] {
+				if len(c) > 0 && dataCell(c) {
+					data[b] = true
+				}
+			}
+		}
+		for i, r := range rows {
+			b := bandOf(r)
+			f, l := firstLine[b], lastLine[b]
+			if !data[b] && i > f && i < l && len(lineCells[i][0]) > 0 && len(lineCells[f][0]) == 0 && len(lineCells[l][0]) == 0 {
+				centred[b] = true
+			}
+		}
+	}
 	// Rules separate the body's rows when three or more bands below the
 	// head hold text (two may be a body and its notes under the last
 	// rule).
@@ -451,8 +707,10 @@ func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect) [][]string {
 		if n := len(out); n > 0 {
 			// One band: no rule between the lines, in the head or in a
 			// body whose rows rules separate.
-			band := !ruled(i) && (inHead(rows[i]) && inHead(rows[i-1]) || ruledRows && bandOf(rows[i]) == bandOf(rows[i-1]))
-			if wraps(lineCells[first[n-1]], lineCells[i-1], lineCells[i], band) {
+			// A rule drawn between the two lines ends the row: a cell's
+			// text does not wrap across a rule.
+			band := inHead(rows[i]) && inHead(rows[i-1]) || ruledRows && bandOf(rows[i]) == bandOf(rows[i-1])
+			if centred[bandOf(rows[i])] && bandOf(rows[i]) == bandOf(rows[i-1]) || !ruled(i) && wraps(lineCells[first[n-1]], lineCells[i-1], lineCells[i], band) {
 				for k, c := range lineCells[i] {
 					out[n-1][k] = append(out[n-1][k], c...)
 				}
@@ -462,14 +720,38 @@ func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect) [][]string {
 		out = append(out, lineCells[i])
 		first = append(first, i)
 	}
+	// A column no piece went to (a cut between two runs of one column's
+	// pieces) is left out.
+	used := make([]bool, len(cols))
+	for _, r := range out {
+		for k, c := range r {
+			used[k] = used[k] || len(c) > 0
+		}
+	}
 	cells := make([][]string, len(out))
 	for i, r := range out {
-		cells[i] = make([]string, len(cols))
 		for k, c := range r {
-			cells[i][k] = joinPieces(c)
+			if used[k] {
+				cells[i] = append(cells[i], joinPieces(c))
+			}
 		}
 	}
 	return cells
+}
+
+// span is a run of x, x0 to x1.
+type span struct{ x0, x1 float64 }
+
+// cutIn reports whether one of the cuts (column boundaries drawn as
+// vertical rules or shown by aligned starts) lies between a column begun
+// before it and an interval starting at x, within a point.
+func cutIn(cuts []float64, col span, x float64) bool {
+	for _, c := range cuts {
+		if col.x0 < c-1 && col.x1 <= c+1 && x >= c-1 {
+			return true
+		}
+	}
+	return false
 }
 
 // fullRules returns the heights, ascending, of the rules inside box (not

@@ -118,3 +118,63 @@ func TestWrappedRows(t *testing.T) {
 		}
 	}
 }
+
+// Tables whose reading needs more than the gaps between columns, one a
+// page of a PDF made at test time by pdfTeX from
+// testdata/table_reading.tex: a grid ruled after its first column only,
+// its other columns a word space apart (vertical rules cut a phrase, and
+// words starting at one x in every row mark a column); a grid ruled
+// between its columns but across only at head and foot (each line of its
+// body a row); a table with notes under its last rule (rows of their own:
+// text does not wrap across a rule); groups of rows between rules, each
+// group's label set on its middle line (one row a group); columns a word
+// space apart with no rule (where their words start).
+func TestTableReading(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "table_reading.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	want := map[int][][]string{
+		1: {
+			{"Specifier", "Arity", "Fixity", "Associativity"},
+			{"fx", "unary", "prefix", "non-associative"},
+			{"fy", "unary", "prefix", "right-associative"},
+			{"xf", "unary", "postfix", "non-associative"},
+			{"yfx", "binary", "infix", "left-associative"},
+		},
+		2: {
+			{"Monoid", "Type", "Unit"},
+			{"union", "set", "empty set"},
+			{"bag union", "bag", "empty bag"},
+			{"append", "list", "empty list"},
+		},
+		3: {
+			{"Sample", "Count", "Share"},
+			{"Alpha", "120", "0.25"},
+			{"Beta", "360", "0.75"},
+			{"a First note of the table.", "", ""},
+			{"b Second note.", "", ""},
+		},
+		4: {
+			{"Always include", "The first complaint The last amended complaint Settlement agreements"},
+			{"Sometimes include", "Amicus briefs Orders that settle an issue Motions without an order"},
+			{"Rarely include", "Answers Attorney appearances Other orders"},
+		},
+		5: {
+			{"No.", "Isolate", "Pathotype", "Source"},
+			{"1", "G31", "Japanese pear", "Gifu, Japan"},
+			{"2", "T88-52", "Japanese pear", "Tottori, Japan"},
+			{"6", "O-187", "Strawberry", "Iwate, Japan"},
+			{"11", "ATCC38963", "Tangerine", "United States"},
+			{"12", "ATCC38962", "Rough lemon", "United States"},
+		},
+	}
+	for page := 1; page <= len(want); page++ {
+		tables := tablesOf(pages, page)
+		if len(tables) != 1 {
+			t.Errorf("page %d: %d tables, want 1", page, len(tables))
+			continue
+		}
+		if got := tables[0].Cells; !slices.EqualFunc(got, want[page], slices.Equal[[]string]) {
+			t.Errorf("page %d: cells\n%q\nwant\n%q", page, got, want[page])
+		}
+	}
+}
