@@ -227,6 +227,9 @@ func furniture(pages []*Page, st Stats) {
 			fb, ext := rotateRect(b.Box, q), rotateRect(pdf.Rect{X1: p.Width, Y1: p.Height}, q)
 			fx0, fx1 := bodyExtent(p, q)
 			switch {
+			case b.Kind == MarginNote:
+				// Line numbers, set apart by the layout (linenumbers.go).
+				kind = MarginNote
 			case z >= 0 && (len(zonePages[zoneKey{z, furnitureKey(text)}]) >= minRepeat || len(b.Lines) == 1 && len(zonePages[zoneKey{z, "\n" + furnitureKey(text)}]) >= minRepeat) && !captionText(text):
 				kind = []Kind{PageHeader, PageFooter}[z]
 			case z >= 0 && pageNumberText.MatchString(text) && clearOf(p, b, z):

@@ -430,6 +430,7 @@ func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent p
 			horiz = append(horiz, l)
 		}
 	}
+	horiz, numbers := lineNumbers(horiz, bold, st)
 	regions := buildRegions(horiz)
 	regions = mergeRegions(regions)
 	// Floats first: a table's header row at the top of the page is not a
@@ -472,6 +473,11 @@ func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent p
 			bs = mathAndCode(bs)
 		}
 		blocks = append(blocks, bs...)
+	}
+	// Line numbers in the margin (linenumbers.go): a margin note per
+	// column.
+	for _, col := range numbers {
+		blocks = append(blocks, newBlock(MarginNote, col))
 	}
 	// Stacked characters without rotation (rare) go last, one block per
 	// line.

@@ -506,16 +506,20 @@ func equationOf(num *Block, blocks []*Block) *Block {
 }
 
 // between reports whether another block lies between block b and the
-// equation number num to its right, across the number's baseline: the
-// number is then set beside that block (in the next column, say), not
-// beside b.
+// equation number num beside it (to its right, or to its left for a
+// number set on the left), across the number's baseline: the number is
+// then set beside that block (in the next column, say), not beside b.
 func between(blocks []*Block, b, num *Block) bool {
 	n := num.Lines[0]
+	x0, x1 := b.Box.X1, n.Box.X0
+	if b.Box.X0 >= n.Box.X1-1 {
+		x0, x1 = n.Box.X1, b.Box.X0
+	}
 	for _, o := range blocks {
 		if o == b || o == num || o.Kind.Furniture() {
 			continue
 		}
-		if o.Box.Y0 <= n.Base+0.5*n.Size && o.Box.Y1 >= n.Base && o.Box.X0 >= b.Box.X1-1 && o.Box.X1 <= n.Box.X0+1 {
+		if o.Box.Y0 <= n.Base+0.5*n.Size && o.Box.Y1 >= n.Base && o.Box.X0 >= x0-1 && o.Box.X1 <= x1+1 {
 			return true
 		}
 	}
@@ -678,7 +682,8 @@ func numberedRows(b *Block) []*Block {
 
 // nearestEquation returns the equation block an equation number alone
 // belongs to: one whose vertical extent reaches the number's baseline,
-// to its left (the nearest), else the nearest equation ending above it
+// to its left or (a number set on the left, leqno) to its right (the
+// nearest), else the nearest equation ending above it
 // within three lines that overlaps its column.
 func nearestEquation(p *Page, num *Block) *Block {
 	l := num.Lines[0]
@@ -698,6 +703,13 @@ func nearestEquation(p *Page, num *Block) *Block {
 				continue
 			}
 			d = l.Box.X0 - b.Box.X1
+		case b.Box.Y0 <= l.Base+0.8*l.Size && b.Box.Y1 >= l.Base-0.3*l.Size && b.Box.X0 >= l.Box.X1-1:
+			// A number set left of its display (leqno, the AMS
+			// styles' option).
+			if between(p.Blocks, b, num) {
+				continue
+			}
+			d = b.Box.X0 - l.Box.X1
 		case b.Box.Y0 >= l.Box.Y1-1 && b.Box.Y0-l.Box.Y1 < 3*l.Size && b.Box.X0 < l.Box.X1 && l.Box.X0-b.Box.X1 < 0.5*p.Width:
 			d = 1000 + b.Box.Y0 - l.Box.Y1
 		default:
@@ -711,7 +723,8 @@ func nearestEquation(p *Page, num *Block) *Block {
 }
 
 // displayLine joins an equation number alone (num) to the line of
-// another body block on its baseline to its left: a Code or Equation
+// another body block on its baseline to its left (to its right for a
+// number set on the left, leqno, when that line is no running text): a Code or Equation
 // block takes it as it is; a block of another kind is split there, the
 // line and the number becoming an Equation block of their own between
 // the lines before and after it. It returns the blocks that replaced
@@ -721,19 +734,30 @@ func displayLine(p *Page, num *Block) []*Block {
 	bi, at, short, bestD := -1, -1, false, math.Inf(1)
 	for i, b := range p.Blocks {
 		if b == num || b.Rotated != num.Rotated || b.Kind.Furniture() || b.Float != nil || isCaption(b.Kind) || b.Kind == Heading ||
-			b.Kind == TableText || b.Kind == FigureText || b.Box.X0 >= n.Box.X0 || numberedAt(b, n) {
+			b.Kind == TableText || b.Kind == FigureText || numberedAt(b, n) {
+			continue
+		}
+		// The display lies left of the number, or right of it for a
+		// number set on the left (leqno).
+		left := b.Box.X1 <= n.Box.X0+1
+		if !left && b.Box.X0 < n.Box.X1-1 {
 			continue
 		}
 		li := -1
 		for k, l := range b.Lines {
-			if math.Abs(l.Base-n.Base) < 0.5*math.Max(l.Size, n.Size) && l.Box.X1 <= n.Box.X0+1 {
+			if math.Abs(l.Base-n.Base) < 0.5*math.Max(l.Size, n.Size) && (left && l.Box.X1 <= n.Box.X0+1 || !left && l.Box.X0 >= n.Box.X1-1) {
 				li = k
 				break
 			}
 		}
+		// A number on the left stands before a display, never before
+		// a line of running text (a list's label set apart).
+		if !left && li >= 0 && (prose(b.Lines[li]) || textOpening(b.Lines[li])) {
+			continue
+		}
 		// A short display of a few lines (none of them prose) that the
 		// number is set beside, centred on its height.
-		sh := len(b.Lines) <= 4 && b.Box.Y0 <= n.Base && b.Box.Y1 >= n.Base && b.Box.X1 <= n.Box.X0+1
+		sh := len(b.Lines) <= 4 && b.Box.Y0 <= n.Base && b.Box.Y1 >= n.Base
 		for _, l := range b.Lines {
 			if prose(l) {
 				sh = false
@@ -742,11 +766,17 @@ func displayLine(p *Page, num *Block) []*Block {
 		if li < 0 && !sh {
 			continue
 		}
-		// The nearest such line or block to the number's left: the
-		// first in reading order may be in the other column.
+		// The nearest such line or block to the number: the first in
+		// reading order may be in the other column.
 		d := n.Box.X0 - b.Box.X1
+		if !left {
+			d = b.Box.X0 - n.Box.X1
+		}
 		if li >= 0 {
 			d = n.Box.X0 - b.Lines[li].Box.X1
+			if !left {
+				d = b.Lines[li].Box.X0 - n.Box.X1
+			}
 		}
 		if d < bestD {
 			// The whole block is the display when none of its lines
