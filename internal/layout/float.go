@@ -884,16 +884,22 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 		if debugFloats != nil {
 			debugFloats("cluster %v marks=%v", c.box, c.marks)
 		}
-		if !c.marks || !figureSized(c, images, lines) {
+		// A frame of rules closed on four sides with a figure's caption
+		// under or over it is a figure (a box left for a picture, a
+		// framed drawing), though it holds nothing else.
+		framed := !c.marks && closedFrame(c, keep) && c.box.Width() >= 36 && c.box.Height() >= 36 && figureCaptioned(c.box, lines, ro, st)
+		if !framed && (!c.marks || !figureSized(c, images, lines)) {
 			continue
 		}
 		box := c.box
 		// A box behind display type (a chapter's number or title set on
-		// a coloured panel) is decoration, not a figure.
+		// a coloured panel) is decoration, not a figure — unless a
+		// figure's caption names it: then the type is the picture's (a
+		// placeholder's "Image", a diagram's large letter).
 		behind := false
 		for _, l := range lines {
 			if x := l.Box.Intersect(box); l.Size >= 1.6*st.BodySize && x.Width()*x.Height() >= 0.5*l.Box.Width()*l.Box.Height() {
-				behind = true
+				behind = !figureCaptioned(box, lines, ro, st)
 				break
 			}
 		}
@@ -939,7 +945,7 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 				a, b := out[i], out[j]
 				gx := math.Max(a.X0, b.X0) - math.Min(a.X1, b.X1)
 				gy := math.Max(a.Y0, b.Y0) - math.Min(a.Y1, b.Y1)
-				if gx > 2*st.BodySize || gy > 2*st.BodySize {
+				if gx > 2*st.BodySize || gy > 2*st.BodySize && !(gx < 0 && gy <= 6*st.BodySize && panelLabelsBetween(a, b, lines, ro)) {
 					continue
 				}
 				// Side by side, each over or under a caption of its own:
@@ -1128,6 +1134,95 @@ func splitRules(c cluster, keep []pdf.Rect, keepMark map[int]bool) []cluster {
 	return out
 }
 
+// closedFrame reports whether the rules of cluster c close a frame around
+// its box: a horizontal rule along its top and its bottom edge and a
+// vertical rule along its left and its right edge, each across most of
+// the side.
+func closedFrame(c cluster, rects []pdf.Rect) bool {
+	b := c.box
+	var top, bottom, left, right bool
+	for _, i := range c.members {
+		r := rects[i]
+		if r.Height() <= ruleThick && r.Width() >= 0.8*b.Width() {
+			top = top || r.Y1 >= b.Y1-ruleThick
+			bottom = bottom || r.Y0 <= b.Y0+ruleThick
+		}
+		if r.Width() <= ruleThick && r.Height() >= 0.8*b.Height() {
+			left = left || r.X0 <= b.X0+ruleThick
+			right = right || r.X1 >= b.X1-ruleThick
+		}
+	}
+	return top && bottom && left && right
+}
+
+// figureCaptioned reports whether a figure's caption stands right under
+// box (within three body lines, or six when the lines between are only
+// the panels' labels, "(a) …") or right over it (a caption's last line
+// within three body lines), across its width.
+func figureCaptioned(box pdf.Rect, lines []*Line, ro roles, st Stats) bool {
+	across := func(l *Line) bool {
+		mid := (l.Box.X0 + l.Box.X1) / 2
+		return mid >= box.X0 && mid <= box.X1 || math.Min(l.Box.X1, box.X1)-math.Max(l.Box.X0, box.X0) >= 0.5*math.Min(l.Box.Width(), box.Width())
+	}
+	for _, l := range lines {
+		if !ro.caption[l] || !across(l) {
+			continue
+		}
+		if k, _ := captionKind(l.Text); k == Figure && l.Box.Y1 <= box.Y0+1 {
+			gap := box.Y0 - l.Box.Y1
+			if gap <= 3*st.BodySize || gap <= 6*st.BodySize && panelLabelsBetween(box, l.Box, lines, ro) {
+				return true
+			}
+		}
+		if l.Box.Y0 >= box.Y1-1 && l.Box.Y0-box.Y1 <= 3*st.BodySize {
+			// A caption's line over the box: its first line names a
+			// figure.
+			for _, m := range lines {
+				if k, _ := captionKind(m.Text); k == Figure && ro.caption[m] && m.Box.Y0 >= l.Box.Y0-1 && m.Box.Y0-l.Box.Y0 <= 10*st.BodySize && across(m) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// panelLabel matches the label a sub-figure's caption opens with: "(a)",
+// "a)", "(iv)".
+var panelLabel = regexp.MustCompile(`^(\(?[a-z]\)|\((i|ii|iii|iv|v|vi|vii|viii|ix|x)\))(\s|$)`)
+
+// panelLabelsBetween reports whether every line between boxes a and b
+// (one above the other) and across them is a panel's label line — a
+// short line opening with "(a)", not running text or a caption — and at
+// least one such line lies between them or in them: the sub-captions of
+// a figure's panels, set between rows of panels or between the panels
+// and the figure's caption.
+func panelLabelsBetween(a, b pdf.Rect, lines []*Line, ro roles) bool {
+	lo, hi := math.Min(a.Y1, b.Y1), math.Max(a.Y0, b.Y0)
+	x0, x1 := math.Max(a.X0, b.X0), math.Min(a.X1, b.X1)
+	if x1 <= x0 {
+		x0, x1 = math.Min(a.X0, b.X0), math.Max(a.X1, b.X1)
+	}
+	n := 0
+	for _, l := range lines {
+		if l.Box.X1 <= x0 || l.Box.X0 >= x1 {
+			continue
+		}
+		if l.Box.Y0 >= hi || l.Box.Y1 <= lo || l.Box.Y0 < lo-1 || l.Box.Y1 > hi+1 {
+			// In a or b: the labels a figure grew by count too.
+			if (inside(l, a) || inside(l, b)) && panelLabel.MatchString(l.Text) && !ro.caption[l] {
+				n++
+			}
+			continue
+		}
+		if ro.para[l] || ro.caption[l] || !panelLabel.MatchString(l.Text) || statsOf(l).words > 8 {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 // ownCaption reports whether a caption starts right below or above area
 // a (within three body lines), under a's width and not under other's.
 func ownCaption(a, other pdf.Rect, lines []*Line, ro roles, st Stats) bool {
@@ -1241,7 +1336,8 @@ func clusterRects(rs []pdf.Rect, mark map[int]bool, gap float64) []cluster {
 
 // grow extends a figure area by the lines that are not running text,
 // captions or inside another float and that come within a line's height
-// of it, until no more do.
+// of it (two and a half for a panel's sub-caption, "(a) …"), until no
+// more do.
 func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) pdf.Rect {
 	for changed := true; changed; {
 		changed = false
@@ -1252,7 +1348,13 @@ func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) pd
 				continue
 			}
 			s := math.Max(l.Size, 4)
-			near := l.Box.X1 >= box.X0-s && l.Box.X0 <= box.X1+s && l.Box.Y1 >= box.Y0-1.2*s && l.Box.Y0 <= box.Y1+1.2*s
+			// A panel's sub-caption ("(a) …") is set a little further
+			// under its panel than a tick label.
+			dy := 1.2 * s
+			if panelLabel.MatchString(l.Text) {
+				dy = 2.5 * s
+			}
+			near := l.Box.X1 >= box.X0-s && l.Box.X0 <= box.X1+s && l.Box.Y1 >= box.Y0-dy && l.Box.Y0 <= box.Y1+dy
 			if !near {
 				continue
 			}
