@@ -1134,6 +1134,17 @@ func splitRules(c cluster, keep []pdf.Rect, keepMark map[int]bool) []cluster {
 	return out
 }
 
+// inCaptionedFigure reports whether line l lies inside a figure area
+// that a figure's caption names (figureCaptioned).
+func inCaptionedFigure(l *Line, areas []floatArea, lines []*Line, ro roles, st Stats) bool {
+	for _, a := range areas {
+		if a.kind == FigureText && inside(l, a.box) && figureCaptioned(a.box, lines, ro, st) {
+			return true
+		}
+	}
+	return false
+}
+
 // closedFrame reports whether the rules of cluster c close a frame around
 // its box: a horizontal rule along its top and its bottom edge and a
 // vertical rule along its left and its right edge, each across most of
@@ -1336,8 +1347,8 @@ func clusterRects(rs []pdf.Rect, mark map[int]bool, gap float64) []cluster {
 
 // grow extends a figure area by the lines that are not running text,
 // captions or inside another float and that come within a line's height
-// of it (two and a half for a panel's sub-caption, "(a) …"), until no
-// more do.
+// of it (two and a half under it for a panel's sub-caption, "(a) …"),
+// until no more do.
 func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) pdf.Rect {
 	for changed := true; changed; {
 		changed = false
@@ -1350,11 +1361,11 @@ func grow(box pdf.Rect, lines []*Line, taken []floatArea, ro roles, st Stats) pd
 			s := math.Max(l.Size, 4)
 			// A panel's sub-caption ("(a) …") is set a little further
 			// under its panel than a tick label.
-			dy := 1.2 * s
+			below := 1.2 * s
 			if panelLabel.MatchString(l.Text) {
-				dy = 2.5 * s
+				below = 2.5 * s
 			}
-			near := l.Box.X1 >= box.X0-s && l.Box.X0 <= box.X1+s && l.Box.Y1 >= box.Y0-dy && l.Box.Y0 <= box.Y1+dy
+			near := l.Box.X1 >= box.X0-s && l.Box.X0 <= box.X1+s && l.Box.Y1 >= box.Y0-below && l.Box.Y0 <= box.Y1+1.2*s
 			if !near {
 				continue
 			}
@@ -1510,7 +1521,9 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 		placed := false
 		// Display type (a title, a chapter head: 1.6 times the body size
 		// or more) is never a float's text, even on a banner; a word mark
-		// beside a logo (display type on no graphic) is.
+		// beside a logo (display type on no graphic) is, and so is type
+		// inside a figure a figure's caption names (a placeholder's
+		// "Image").
 		//
 		// A caption in type under 70 % of the body size inside a figure is
 		// the caption of a picture shown in it (a page reproduced in a
@@ -1518,7 +1531,7 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 		// document's caption. A list of figures' entries open with caption
 		// labels but are its cells, and so are an example's label and lines
 		// inside a captioned table.
-		if (!ro.caption[l] || pictureType(l, st) || inTOC(l, areas) || inVouched(l, areas) && !opensCaption(l)) && (l.Size < 1.6*st.BodySize || wordmarkText(l) && !overGraphic(l, gs, extent)) {
+		if (!ro.caption[l] || pictureType(l, st) || inTOC(l, areas) || inVouched(l, areas) && !opensCaption(l)) && (l.Size < 1.6*st.BodySize || wordmarkText(l) && !overGraphic(l, gs, extent) || inCaptionedFigure(l, areas, lines, ro, st)) {
 			for i, a := range areas {
 				if inside(l, a.box) && (!ro.caption[l] || a.kind == FigureText || a.toc || a.vouched && !opensCaption(l)) {
 					if floats[i] == nil {

@@ -739,7 +739,7 @@ func displayLine(p *Page, num *Block) []*Block {
 		}
 		// The display lies left of the number, or right of it for a
 		// number set on the left (leqno).
-		left := b.Box.X1 <= n.Box.X0+1
+		left := b.Box.X0 < n.Box.X0
 		if !left && b.Box.X0 < n.Box.X1-1 {
 			continue
 		}
@@ -757,7 +757,7 @@ func displayLine(p *Page, num *Block) []*Block {
 		}
 		// A short display of a few lines (none of them prose) that the
 		// number is set beside, centred on its height.
-		sh := len(b.Lines) <= 4 && b.Box.Y0 <= n.Base && b.Box.Y1 >= n.Base
+		sh := len(b.Lines) <= 4 && b.Box.Y0 <= n.Base && b.Box.Y1 >= n.Base && (!left || b.Box.X1 <= n.Box.X0+1)
 		for _, l := range b.Lines {
 			if prose(l) {
 				sh = false

@@ -1,6 +1,8 @@
 package pdf
 
 import (
+	"math"
+
 	"github.com/klippa-app/go-pdfium/enums"
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
@@ -130,6 +132,11 @@ func (d *Document) graphics(pageReq requests.Page, ox, oy float64) (out []Graphi
 			return
 		}
 		r := m.rect(Rect{float64(min(b.Left, b.Right)), float64(min(b.Bottom, b.Top)), float64(max(b.Left, b.Right)), float64(max(b.Bottom, b.Top))})
+		if g.Kind == GraphicPath && g.Stroke && !g.Fill {
+			if sb, ok := d.strokeBox(obj); ok {
+				r = m.rect(sb)
+			}
+		}
 		if clip != nil {
 			if r = r.Intersect(*clip); r == (Rect{}) {
 				return
@@ -203,4 +210,90 @@ func (d *Document) blank(obj references.FPDF_PAGEOBJECT, fill, stroke bool) bool
 		}
 	}
 	return true
+}
+
+// strokeMin is the line width, in points, from which a stroked path's
+// box is computed from its points (strokeBox) rather than taken from
+// pdfium.
+const strokeMin = 2
+
+// strokeBox returns the box a stroked path paints, in page space: pdfium's
+// bounds (FPDFPageObj_GetBounds) add the full line width on every side,
+// so a thick line — the way a PostScript distiller draws a filled
+// rectangle (\rule), a line 85 points wide — comes out twice its width
+// and as long again, reaching over the text around it or off the page.
+// Here a straight line is the rectangle it paints: its ends, widened by
+// half the line width across it, and along it too unless its caps are
+// butt; a longer path is its points' box widened by half the line width.
+// ok is false for thin lines (under strokeMin points, where the
+// difference is below a rule's thickness), curves and anything pdfium
+// cannot read.
+func (d *Document) strokeBox(obj references.FPDF_PAGEOBJECT) (Rect, bool) {
+	inst := d.inst
+	sw, err := inst.FPDFPageObj_GetStrokeWidth(&requests.FPDFPageObj_GetStrokeWidth{PageObject: obj})
+	if err != nil || sw.StrokeWidth < strokeMin {
+		return Rect{}, false
+	}
+	n, err := inst.FPDFPath_CountSegments(&requests.FPDFPath_CountSegments{PageObject: obj})
+	if err != nil || n.Count < 2 || n.Count > 64 {
+		return Rect{}, false
+	}
+	fm, err := inst.FPDFPageObj_GetMatrix(&requests.FPDFPageObj_GetMatrix{PageObject: obj})
+	if err != nil {
+		return Rect{}, false
+	}
+	om := matrix{float64(fm.Matrix.A), float64(fm.Matrix.B), float64(fm.Matrix.C), float64(fm.Matrix.D), float64(fm.Matrix.E), float64(fm.Matrix.F)}
+	var pts [][2]float64
+	for i := 0; i < n.Count; i++ {
+		seg, err := inst.FPDFPath_GetPathSegment(&requests.FPDFPath_GetPathSegment{PageObject: obj, Index: i})
+		if err != nil {
+			return Rect{}, false
+		}
+		t, err := inst.FPDFPathSegment_GetType(&requests.FPDFPathSegment_GetType{PathSegment: seg.PathSegment})
+		if err != nil || t.Type == enums.FPDF_SEGMENT_BEZIERTO || t.Type == enums.FPDF_SEGMENT_UNKNOWN {
+			return Rect{}, false
+		}
+		p, err := inst.FPDFPathSegment_GetPoint(&requests.FPDFPathSegment_GetPoint{PathSegment: seg.PathSegment})
+		if err != nil {
+			return Rect{}, false
+		}
+		pts = append(pts, [2]float64{float64(p.X), float64(p.Y)})
+	}
+	h := float64(sw.StrokeWidth) / 2
+	var box Rect
+	if len(pts) == 2 {
+		// One straight line: the rectangle it paints.
+		dx, dy := pts[1][0]-pts[0][0], pts[1][1]-pts[0][1]
+		l := math.Hypot(dx, dy)
+		if l == 0 {
+			return Rect{}, false
+		}
+		ux, uy := dx/l, dy/l // along the line
+		along := 0.0
+		if c, err := inst.FPDFPageObj_GetLineCap(&requests.FPDFPageObj_GetLineCap{PageObject: obj}); err != nil || c.LineCap != enums.FPDF_LINECAP_BUTT {
+			along = h
+		}
+		for i, q := range [4][2]float64{
+			{pts[0][0] - ux*along - uy*h, pts[0][1] - uy*along + ux*h},
+			{pts[0][0] - ux*along + uy*h, pts[0][1] - uy*along - ux*h},
+			{pts[1][0] + ux*along - uy*h, pts[1][1] + uy*along + ux*h},
+			{pts[1][0] + ux*along + uy*h, pts[1][1] + uy*along - ux*h},
+		} {
+			if i == 0 {
+				box = Rect{q[0], q[1], q[0], q[1]}
+				continue
+			}
+			box = Rect{min(box.X0, q[0]), min(box.Y0, q[1]), max(box.X1, q[0]), max(box.Y1, q[1])}
+		}
+	} else {
+		for i, q := range pts {
+			if i == 0 {
+				box = Rect{q[0], q[1], q[0], q[1]}
+				continue
+			}
+			box = Rect{min(box.X0, q[0]), min(box.Y0, q[1]), max(box.X1, q[0]), max(box.Y1, q[1])}
+		}
+		box = Rect{box.X0 - h, box.Y0 - h, box.X1 + h, box.Y1 + h}
+	}
+	return om.rect(box), true
 }
