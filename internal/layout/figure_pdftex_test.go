@@ -13,8 +13,8 @@ import (
 // typeset by pdfTeX at test time): an empty frame of four rules, a grey
 // placeholder with display type on it and two rows of panels with their
 // sub-captions between the rows are figures linked to their captions, the
-// panels one figure; a grey panel with a chapter's number and no caption
-// is none.
+// panels one figure, and so is a panel under half an inch; a grey panel
+// with a chapter's number and no caption is none.
 func TestJournalFigures(t *testing.T) {
 	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "journal_figures.tex"))
 	pages := Document(readPages(t, pdfPath), pdf.Structure{})
@@ -59,9 +59,14 @@ func TestJournalFigures(t *testing.T) {
 			}
 		}
 	}
+	// Page 2: the chapter's panel is no figure; the small panel is Figure 4.
+	f4, ok := captionFloat(pages[1], "Figure 4.")
+	if !ok || f4 == nil || f4.Kind != Figure || f4.Box.Width() < 38 || f4.Box.Height() < 28 {
+		t.Errorf("caption Figure 4: float %+v, want the 40 × 30 panel", f4)
+	}
 	for _, f := range pages[1].Floats {
-		if f.Kind == Figure {
-			t.Errorf("page 2: figure %v, want none (a chapter's panel)", f.Box)
+		if f.Kind == Figure && f != f4 {
+			t.Errorf("page 2: figure %v, want none but Figure 4's (a chapter's panel is none)", f.Box)
 		}
 	}
 }

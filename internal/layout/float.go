@@ -888,7 +888,10 @@ func figures(marks, h, v, images []pdf.Rect, lines []*Line, taken []floatArea, r
 		// under or over it is a figure (a box left for a picture, a
 		// framed drawing), though it holds nothing else.
 		framed := !c.marks && closedFrame(c, keep) && c.box.Width() >= 36 && c.box.Height() >= 36 && figureCaptioned(c.box, lines, ro, st)
-		if !framed && (!c.marks || !figureSized(c, images, lines)) {
+		// A panel under half an inch that a figure's caption names (over
+		// its sub-caption) is a figure too, from 20 points each way.
+		panel := c.marks && math.Min(c.box.Width(), c.box.Height()) >= 20 && c.box.Width()*c.box.Height() >= 600 && figureCaptioned(c.box, lines, ro, st)
+		if !framed && (!c.marks || !figureSized(c, images, lines) && !panel) {
 			continue
 		}
 		box := c.box
