@@ -14,7 +14,8 @@ import (
 // placeholder with display type on it and two rows of panels with their
 // sub-captions between the rows are figures linked to their captions, the
 // panels one figure, and so is a panel under half an inch; a grey panel
-// with a chapter's number and no caption is none.
+// with a chapter's number and no caption is none, nor is a highlight
+// behind a caption's words.
 func TestJournalFigures(t *testing.T) {
 	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "journal_figures.tex"))
 	pages := Document(readPages(t, pdfPath), pdf.Structure{})
@@ -64,9 +65,10 @@ func TestJournalFigures(t *testing.T) {
 	if !ok || f4 == nil || f4.Kind != Figure || f4.Box.Width() < 38 || f4.Box.Height() < 28 {
 		t.Errorf("caption Figure 4: float %+v, want the 40 × 30 panel", f4)
 	}
+	f5, _ := captionFloat(pages[1], "Figure 5.")
 	for _, f := range pages[1].Floats {
-		if f.Kind == Figure && f != f4 {
-			t.Errorf("page 2: figure %v, want none but Figure 4's (a chapter's panel is none)", f.Box)
+		if f.Kind == Figure && f != f4 && f != f5 {
+			t.Errorf("page 2: figure %v, want none but Figures 4 and 5 (a chapter's panel and a caption's highlight are none)", f.Box)
 		}
 	}
 }

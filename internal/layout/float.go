@@ -1172,11 +1172,19 @@ func closedFrame(c cluster, rects []pdf.Rect) bool {
 // figureCaptioned reports whether a figure's caption stands right under
 // box (within three body lines, or six when the lines between are only
 // the panels' labels, "(a) …") or right over it (a caption's last line
-// within three body lines), across its width.
+// within three body lines), across its width, and box is no highlight
+// behind a caption's or running text's words.
 func figureCaptioned(box pdf.Rect, lines []*Line, ro roles, st Stats) bool {
 	across := func(l *Line) bool {
 		mid := (l.Box.X0 + l.Box.X1) / 2
 		return mid >= box.X0 && mid <= box.X1 || math.Min(l.Box.X1, box.X1)-math.Max(l.Box.X0, box.X0) >= 0.5*math.Min(l.Box.Width(), box.Width())
+	}
+	for _, l := range lines {
+		// A box behind a caption's or running text's words, a line or
+		// two high (a highlight), is no figure of its own.
+		if (ro.caption[l] || ro.running[l]) && l.Box.Intersect(box) != (pdf.Rect{}) && box.Height() < 3*l.Size {
+			return false
+		}
 	}
 	for _, l := range lines {
 		if !ro.caption[l] || !across(l) {
