@@ -71,6 +71,7 @@ func namesFrom(ls []*line, underTitle bool) []metadata.Name {
 	var out []metadata.Name
 	size := 0.0
 	var refused []*line
+	var last *line // the last line of names
 	continues := func(l *line) bool {
 		for _, r := range refused {
 			gap := r.Box.Y0 - l.Box.Y1
@@ -89,8 +90,8 @@ func namesFrom(ls []*line, underTitle bool) []metadata.Name {
 		}
 		names, ok := lineNames(l)
 		if !ok {
-			if underTitle && l.kind == layout.Heading && len(out) > 0 {
-				break
+			if underTitle && l.kind == layout.Heading && last != nil && l.Box.X0 < last.Box.X1 && last.Box.X0 < l.Box.X1 {
+				break // a heading in the names' column
 			}
 			refused = append(refused, l)
 			continue
@@ -101,6 +102,7 @@ func namesFrom(ls []*line, underTitle bool) []metadata.Name {
 			continue
 		}
 		out = append(out, names...)
+		last = l
 	}
 	return out
 }

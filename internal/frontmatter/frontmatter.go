@@ -115,13 +115,22 @@ func Read(pages []*pdf.Page) *Result {
 	for _, c := range groups {
 		x0, x1 := c.xRange()
 		cEnd := frontEndIn(first, body, width, math.Inf(1), x0, x1)
+		if c.words() == 1 && !oneWord(first, c, cEnd, body) {
+			continue
+		}
 		if names := findAuthors(first, c, cEnd); len(names) > 0 {
 			t, res.Authors = c, names
 			break
 		}
 	}
 	if t == nil {
-		if cs := findTitles(first, end, body, height); len(cs) > 0 {
+		var cs []*title
+		for _, c := range findTitles(first, end, body, height) {
+			if c.words() >= 2 {
+				cs = append(cs, c)
+			}
+		}
+		if len(cs) > 0 {
 			c := cs[0]
 			if c.rule == ruleFirstLine && c.bold || c.rule == ruleLargest && c.atTop(first, height) {
 				t = c
@@ -132,7 +141,7 @@ func Read(pages []*pdf.Page) *Result {
 		// An article may begin part-way down a page, under the end of the
 		// one before it: its title is set large, with names under it.
 		for _, c := range findTitles(first, 0, body, height) {
-			if c.rule != ruleLargest {
+			if c.rule != ruleLargest || c.words() < 2 {
 				continue
 			}
 			end2 := frontEnd(first, body, width, c.bottom())
@@ -171,6 +180,26 @@ func Read(pages []*pdf.Page) *Result {
 		res.Year, res.YearFrom = findYear(front)
 	}
 	return res
+}
+
+// oneWord reports whether a title of one word (t) stands as the title:
+// between it and the first line of names under it (above end) nothing is
+// set in title type (titleScale times the body size) but lines of names,
+// so that it is not a masthead or a label over the real title.
+// A one-word title needs names under it.
+func oneWord(ls []*line, t *title, end, body float64) bool {
+	for _, l := range byTop(ls) {
+		if l.Box.Y1 >= t.bottom() || l.Box.Y0 < end-1 {
+			continue
+		}
+		if _, ok := lineNames(l); ok {
+			return true
+		}
+		if l.Size >= titleScale*body {
+			return false
+		}
+	}
+	return false
 }
 
 // Record returns what the page says as a Record whose fields name

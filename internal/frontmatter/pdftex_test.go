@@ -40,6 +40,12 @@ func TestReadJournalTitlePages(t *testing.T) {
 		// A bold title at 12 pt over an 11 pt body, under a page number
 		// and the journal's line, over a subtitle in lighter type (ptptex).
 		{"smalltitle.tex", "Instruction for Making Compuscripts Using the Class", []string{"Tomonaga", "Yukawa"}},
+		// A title of one word with the authors at the foot (Texinfo).
+		{"oneword.tex", "Libfoo2", []string{"Fiorina", "Josefsson", "Mavrogiannopoulos"}},
+		// A name, white space, a subtitle in the same display type.
+		{"subtitle.tex", "EncFoo: The Extension of a Typesetter For Input Re-encoding", []string{"Olšák"}},
+		// A one-word masthead in larger type over the title.
+		{"masthead.tex", "Reading the Front Matter of Papers", []string{"Lovelace", "Babbage"}},
 	} {
 		t.Run(tc.src, func(t *testing.T) {
 			data, err := os.ReadFile(pdftest.PDFTeX(t, filepath.Join("testdata", tc.src)))

@@ -190,6 +190,9 @@ type title struct {
 	// joinAfter is 1 when the first line is a prefix (see prefix) to join
 	// to the rest with ": ".
 	joinAfter int
+	// subAt is the index of the first line of a subtitle (see subtitle),
+	// joined with ": "; 0 when there is none.
+	subAt int
 }
 
 func (t *title) top() float64 { return t.lines[0].Box.Y1 }
@@ -267,8 +270,11 @@ func findTitles(ls []*line, end, body, height float64) []*title {
 			}
 		}
 		t := grow(cands, first, largest)
+		subtitle(ls, cands, t)
 		prefix(cands, t, body)
-		if t.words() >= 2 {
+		// A title of one word ("BIBTEXing", "Libtasn1") only in display
+		// type; Read takes it only with names under it (oneWord).
+		if t.words() >= 2 || t.words() == 1 && largest >= runningScale*body {
 			out = append(out, t.finish(ruleLargest))
 		}
 	}
@@ -361,6 +367,37 @@ func grow(cands []*line, first *line, size float64) *title {
 	return t
 }
 
+// subtitle joins to the title the block set in the same type right under
+// it, with white space alone between (up to three lines' height), as a
+// subtitle ("EncTEX" over "The Extension of TEX For Input Re-encoding"):
+// the same size and weight, nothing else between, and not a line of names.
+func subtitle(ls, cands []*line, t *title) {
+	last := t.lines[len(t.lines)-1]
+	var next *line
+	for _, l := range cands {
+		if l.Box.Y1 < last.Box.Y0 && (next == nil || l.Box.Y1 > next.Box.Y1) {
+			next = l
+		}
+	}
+	if next == nil || math.Abs(next.Size-t.lines[0].Size) > 0.6 || next.Bold != t.lines[0].Bold {
+		return
+	}
+	if gap := last.Box.Y0 - next.Box.Y1; gap <= 0.9*t.size || gap > 3*t.size {
+		return
+	}
+	for _, l := range ls {
+		if !l.rotated && l.Box.Y1 < last.Box.Y0 && l.Box.Y0 > next.Box.Y1 {
+			return // something set between them
+		}
+	}
+	if _, names := lineNames(next); names {
+		return
+	}
+	sub := grow(cands, next, t.size)
+	t.subAt = len(t.lines)
+	t.lines = append(t.lines, sub.lines...)
+}
+
 // prefix joins a short line set just above the title in large type (a
 // title over a subtitle set larger, "olmOCR 2" over "Unit Test Rewards for
 // Document OCR") as "<prefix>: <title>". A label in capitals over a title
@@ -383,6 +420,9 @@ func prefix(cands []*line, t *title, body float64) {
 	}
 	t.lines = append([]*line{above}, t.lines...)
 	t.joinAfter = 1
+	if t.subAt > 0 {
+		t.subAt++
+	}
 }
 
 // sharesRow reports whether two or more other lines of ls stand beside l
@@ -424,6 +464,12 @@ func (t *title) finish(rule string) *title {
 		}
 		if l.Bold {
 			bold++
+		}
+		if i > 0 && i == t.subAt {
+			if prev := strings.TrimSpace(b.String()); prev != "" && !strings.ContainsRune(".:?!", rune(prev[len(prev)-1])) {
+				b.Reset()
+				b.WriteString(prev + ": ")
+			}
 		}
 		if l.Hyphenated && strings.HasSuffix(s, "-") {
 			b.WriteString(strings.TrimSuffix(s, "-"))
