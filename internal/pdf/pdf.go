@@ -59,12 +59,27 @@ type Options struct {
 	// Workers is the number of pdfium instances Pages uses in parallel
 	// (each ~100 MB); 0 means min(GOMAXPROCS, 4).
 	Workers int
+	// RecycleAfter is how many pages an instance reads before it is
+	// replaced by a fresh one (when none of its documents is open); 0
+	// means DefaultRecycleAfter.
+	RecycleAfter int
 }
+
+// DefaultRecycleAfter is how many pages a pdfium instance reads before
+// the Engine replaces it. go-pdfium keeps a handle (a UUID and a map
+// entry) for every page object and font it hands out until the instance
+// closes: ~70 KiB of Go heap a page of the corpus, which a long-lived
+// engine (serve, the MCP server, compile --all of a large library) would
+// otherwise hold for ever. Starting an instance costs ~2 ms of CPU.
+const DefaultRecycleAfter = 200
 
 // Engine is a pool of pdfium instances (each its own WebAssembly module
 // instance with its own memory: they share nothing). Open starts the
 // first; more, up to Options.Workers, start on first use and are kept
-// until Close. Create it with Open and release it with Close.
+// until Close, except that an instance that has read
+// Options.RecycleAfter pages is replaced by a fresh one once none of its
+// documents is open (the output does not depend on the instance). Create
+// it with Open and release it with Close.
 //
 // An Engine is safe for concurrent use. Documents that OpenBytes and
 // OpenFile open live on the first instance, however many are open; go-pdfium
@@ -83,6 +98,10 @@ type Engine struct {
 	started int                 // instances created (idle or in use)
 	all     []pdfium.Pdfium
 	locks   map[pdfium.Pdfium]*sync.Mutex // one per instance: its calls one at a time
+	recycle int                           // Options.RecycleAfter
+	pages   map[pdfium.Pdfium]int         // pages read on each instance
+	live    map[pdfium.Pdfium]int         // documents open (or opening) on each instance
+	retired int                           // instances replaced (tests)
 }
 
 // lockOf returns inst's lock, held by every Document call on inst.
@@ -141,7 +160,12 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("start pdfium: %w", r.err)
 	}
-	e := &Engine{pool: r.pool, workers: workers, idle: make(chan pdfium.Pdfium, workers)}
+	recycle := opts.RecycleAfter
+	if recycle <= 0 {
+		recycle = DefaultRecycleAfter
+	}
+	e := &Engine{pool: r.pool, workers: workers, idle: make(chan pdfium.Pdfium, workers), recycle: recycle,
+		pages: map[pdfium.Pdfium]int{}, live: map[pdfium.Pdfium]int{}}
 	inst, err := e.start()
 	if err != nil {
 		r.pool.Close()
@@ -230,8 +254,54 @@ func (e *Engine) tryAcquire() pdfium.Pdfium {
 	return inst
 }
 
-// release returns an instance to the idle ones.
-func (e *Engine) release(inst pdfium.Pdfium) { e.idle <- inst }
+// release returns an instance to the idle ones, first replacing it by a
+// fresh one when it has read e.recycle pages and no document of it is
+// open (see DefaultRecycleAfter). Should the fresh one fail to start, the
+// pool has one instance fewer until start makes another.
+func (e *Engine) release(inst pdfium.Pdfium) {
+	e.mu.Lock()
+	if e.pool != nil && e.pages[inst] >= e.recycle && e.live[inst] == 0 {
+		inst = e.replace(inst)
+	}
+	e.mu.Unlock()
+	if inst != nil {
+		e.idle <- inst
+	}
+}
+
+// replace closes inst, which no document uses, and starts a fresh
+// instance in its place (the shared one too); nil when it cannot start.
+// e.mu is held.
+func (e *Engine) replace(inst pdfium.Pdfium) pdfium.Pdfium {
+	inst.Close()
+	e.retired++
+	delete(e.pages, inst)
+	delete(e.live, inst)
+	delete(e.locks, inst)
+	if i := slices.Index(e.all, inst); i >= 0 {
+		e.all = slices.Delete(e.all, i, i+1)
+	}
+	fresh, err := e.pool.GetInstance(time.Minute)
+	if err != nil {
+		e.started--
+		if e.shared == inst {
+			e.shared = nil
+		}
+		return nil
+	}
+	e.all = append(e.all, fresh)
+	if e.shared == inst {
+		e.shared = fresh
+	}
+	return fresh
+}
+
+// readPage counts a page read on inst, towards its replacement.
+func (e *Engine) readPage(inst pdfium.Pdfium) {
+	e.mu.Lock()
+	e.pages[inst]++
+	e.mu.Unlock()
+}
 
 // Close releases the pdfium runtime. Documents opened by the engine must be
 // closed first.
@@ -285,7 +355,19 @@ func (e *Engine) OpenBytes(data []byte) (*Document, error) {
 	if err := e.check(data); err != nil {
 		return nil, err
 	}
-	return e.open(e.shared, false, data)
+	e.mu.Lock()
+	inst := e.shared
+	if inst == nil {
+		e.mu.Unlock()
+		return nil, errors.New("pdfium: no instance (a replacement failed to start)")
+	}
+	e.live[inst]++ // held: release does not replace it while this opens
+	e.mu.Unlock()
+	d, err := e.open(inst, false, data)
+	e.mu.Lock()
+	e.live[inst]--
+	e.mu.Unlock()
+	return d, err
 }
 
 // open opens data on inst; a borrowed inst goes back to the idle ones when
@@ -313,6 +395,9 @@ func (e *Engine) open(inst pdfium.Pdfium, borrowed bool, data []byte) (*Document
 		release()
 		return nil, fmt.Errorf("count pages: %w", err)
 	}
+	e.mu.Lock()
+	e.live[inst]++
+	e.mu.Unlock()
 	return &Document{e: e, inst: inst, mu: mu, borrowed: borrowed, ref: doc.Document, numPages: pc.PageCount, data: data}, nil
 }
 
@@ -338,6 +423,9 @@ func (d *Document) Close() error {
 	d.mu.Lock()
 	_, err := d.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: d.ref})
 	d.mu.Unlock()
+	d.e.mu.Lock()
+	d.e.live[d.inst]--
+	d.e.mu.Unlock()
 	if d.borrowed {
 		d.e.release(d.inst)
 	}
@@ -521,6 +609,7 @@ func (d *Document) Page(n int) (*Page, error) {
 	if n < 1 || n > d.numPages {
 		return nil, fmt.Errorf("page %d out of range 1..%d", n, d.numPages)
 	}
+	d.e.readPage(d.inst)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	inst := d.inst
