@@ -284,3 +284,32 @@ func TestOutlineEntryWithoutHeading(t *testing.T) {
 		t.Errorf("sections %q, want %q", sections, wantSections)
 	}
 }
+// A draft's line numbers, set in the margin and lining up down the page,
+// are margin notes, and the last of them, on the page's bottom row, is no
+// page number: the section heading beside it at the foot of the page
+// stays a heading and is no running footer. A PDF made at test time by
+// pdfTeX from testdata/line_numbers_foot.tex.
+func TestLineNumbersAreNoPageNumbers(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "line_numbers_foot.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	var heads, margin []string
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			text := strings.Join(strings.Fields(b.Text()), " ")
+			switch b.Kind {
+			case Heading:
+				heads = append(heads, text)
+			case MarginNote:
+				margin = append(margin, text)
+			case PageHeader, PageFooter:
+				t.Errorf("page %d: %s %q, want no furniture but the line numbers in the margin", p.Number, b.Kind, text)
+			}
+		}
+	}
+	if want := []string{"1. Introduction", "2. Methods"}; !slices.Equal(heads, want) {
+		t.Errorf("headings %q, want %q", heads, want)
+	}
+	if n := len(strings.Fields(strings.Join(margin, " "))); n != 14 {
+		t.Errorf("margin notes %q, want the 14 line numbers", margin)
+	}
+}
