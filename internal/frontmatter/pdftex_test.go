@@ -46,6 +46,8 @@ func TestReadJournalTitlePages(t *testing.T) {
 		{"subtitle.tex", "EncFoo: The Extension of a Typesetter For Input Re-encoding", []string{"Olšák"}},
 		// A one-word masthead in larger type over the title.
 		{"masthead.tex", "Reading the Front Matter of Papers", []string{"Lovelace", "Babbage"}},
+		// A slide title in two sizes alternating with the phrase (tug2005).
+		{"slide.tex", "PRACTICAL USE OF SPECIAL COMMANDS IN DVIPDFMX", []string{"Cho"}},
 	} {
 		t.Run(tc.src, func(t *testing.T) {
 			data, err := os.ReadFile(pdftest.PDFTeX(t, filepath.Join("testdata", tc.src)))

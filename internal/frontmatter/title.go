@@ -238,7 +238,7 @@ const maxTitleGroups = 3
 func findTitles(ls []*line, end, body, height float64) []*title {
 	var cands []*line
 	for _, l := range byTop(ls) {
-		if l.Box.Y0 >= end-1 && l.Box.Y1 >= 0.35*height && titleCandidate(l) {
+		if l.Box.Y0 >= end-1 && l.Box.Y1 >= 0.35*height && (titleCandidate(l) || functionWords[strings.ToLower(strings.TrimSpace(l.Text))]) {
 			cands = append(cands, l)
 		}
 	}
@@ -270,6 +270,7 @@ func findTitles(ls []*line, end, body, height float64) []*title {
 			}
 		}
 		t := grow(cands, first, largest)
+		lead(ls, t)
 		subtitle(ls, cands, t)
 		prefix(cands, t, body)
 		// A title of one word ("BIBTEXing", "Libtasn1") only in display
@@ -343,7 +344,7 @@ func grow(cands []*line, first *line, size float64) *title {
 		if !after {
 			continue
 		}
-		if math.Abs(l.Size-first.Size) > 0.6 || l.Bold != first.Bold {
+		if (math.Abs(l.Size-first.Size) > 0.6 || l.Bold != first.Bold) && !connects(last, l, l) {
 			if l.Box.Y1 < last.Box.Y0 {
 				break // something else set under the title (a subtitle in lighter type)
 			}
@@ -365,6 +366,62 @@ func grow(cands []*line, first *line, size float64) *title {
 		last = l
 	}
 	return t
+}
+
+// functionWords are the words a phrase does not end with: a title line
+// ending with one ("PRACTICAL USE OF") or made of one ("IN") goes on to
+// the next line, whatever its size.
+var functionWords = map[string]bool{
+	"of": true, "in": true, "for": true, "and": true, "the": true, "on": true, "to": true, "a": true, "an": true,
+	"with": true, "from": true, "by": true, "at": true, "via": true, "or": true, "into": true,
+}
+
+// endsInFunctionWord reports whether a line's last word is a function word.
+func endsInFunctionWord(l *line) bool {
+	ws := strings.Fields(l.Text)
+	return len(ws) > 0 && functionWords[strings.ToLower(ws[len(ws)-1])]
+}
+
+// connects reports whether the line below (under above, a title line)
+// continues the title's phrase though set in another size: one of the two
+// ends with a function word (above does, or below is one: "IN" between
+// "COMMANDS" and "DVIPDFMx"), the line in the other size (short: four
+// words at most) has the title's weight and is centred on the same axis,
+// and the gap is at most a line of the smaller type. small is the line set
+// in the other size.
+func connects(above, below, small *line) bool {
+	if !endsInFunctionWord(above) && !(below == small && endsInFunctionWord(below) && len(strings.Fields(below.Text)) == 1) {
+		return false
+	}
+	other := above
+	if small == above {
+		other = below
+	}
+	if small.Bold != other.Bold || len(strings.Fields(small.Text)) > 4 {
+		return false
+	}
+	axis := func(l *line) float64 { return (l.Box.X0 + l.Box.X1) / 2 }
+	gap := above.Box.Y0 - below.Box.Y1
+	return math.Abs(axis(small)-axis(other)) < 0.1*math.Max(other.Box.Width(), small.Box.Width()) &&
+		gap > -0.3*small.Size && gap <= math.Min(above.Size, below.Size)
+}
+
+// lead joins to the title a line right above it, in another size, whose
+// phrase runs into it ("PRACTICAL USE OF" over "SPECIAL COMMANDS").
+func lead(ls []*line, t *title) {
+	top := t.lines[0]
+	var above *line
+	for _, l := range byTop(ls) {
+		if l.Box.Y0 > top.Box.Y1-1 && !l.rotated {
+			above = l
+		}
+	}
+	if above != nil && above != top && titleCandidate(above) && connects(above, top, above) {
+		t.lines = append([]*line{above}, t.lines...)
+		if t.subAt > 0 {
+			t.subAt++
+		}
+	}
 }
 
 // subtitle joins to the title the block set in the same type right under
