@@ -1578,7 +1578,7 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 		}
 	}
 	sort.SliceStable(rest, func(i, j int) bool { return rest[i].seq < rest[j].seq })
-	out := mergeRegions(buildRegions(rest))
+	out := mergeRegions(buildRegions(rest, st), st)
 	for _, f := range floats {
 		if f == nil {
 			continue

@@ -157,6 +157,11 @@ type Stats struct {
 	BodyWeight int     // pdfium font weight of the most letters (400 regular, 700 bold); 0 when unknown
 	BodyBold   bool    // most letters are set in a bold font
 	BodyItalic bool    // most letters are set in an italic font
+	// Leading is the document's own line pitch: the most common distance,
+	// in points, between the baselines of consecutive rows of body-size
+	// letters (about 1.2 × BodySize single-spaced, 2 × BodySize in a
+	// double-spaced manuscript); 0 when too few rows show it.
+	Leading float64
 }
 
 // DocumentStats measures the body font over all pages: the size and the
@@ -196,7 +201,80 @@ func DocumentStats(pages []*pdf.Page) Stats {
 	}
 	st.BodyBold = nameBold*2 > all
 	st.BodyItalic = italic*2 > all
+	st.Leading = bodyLeading(pages, st.BodySize)
 	return st
+}
+
+// bodyLeading returns the most common distance between consecutive rows
+// of body-size letters (within 5 % of size) over the pages, in points: a
+// row is a bottom edge, to the half point, that at least eight such
+// letters share. Distances under 0.9 × size (two columns whose baselines
+// do not line up) or over 3 × size are ignored; the distances are
+// counted in half points with their neighbours (a pitch of 12.5 points
+// shows as 12 and 13 once rounded), and the leading is the mean of those
+// within half a point of the most common. It returns 0 when fewer than
+// ten distances remain or the most common is not a third of them.
+func bodyLeading(pages []*pdf.Page, size float64) float64 {
+	hist := map[int]int{} // distance in half points
+	var all []float64
+	for _, p := range pages {
+		rows := map[int]int{} // bottom edge in half points
+		for _, c := range p.Chars {
+			if c.Generated || !unicode.IsLetter(c.Rune) || math.Abs(c.Size-size) > 0.05*size || pdf.Quarter(c.Angle) != 0 {
+				continue
+			}
+			rows[int(math.Round(c.Box.Y0*2))]++
+		}
+		var ys []int
+		for y, n := range rows {
+			if n >= 8 {
+				ys = append(ys, y)
+			}
+		}
+		slices.Sort(ys)
+		for i := 1; i < len(ys); i++ {
+			d := float64(ys[i]-ys[i-1]) / 2
+			if d >= 0.9*size && d <= 3*size {
+				hist[ys[i]-ys[i-1]]++
+				all = append(all, d)
+			}
+		}
+	}
+	if len(all) < 10 {
+		return 0
+	}
+	best, bestN := 0, 0
+	for k := range hist {
+		if n := hist[k-1] + hist[k] + hist[k+1]; n > bestN || n == bestN && k < best {
+			best, bestN = k, n
+		}
+	}
+	sum, n := 0.0, 0
+	for _, d := range all {
+		if math.Abs(d*2-float64(best)) <= 1 {
+			sum += d
+			n++
+		}
+	}
+	if n*3 < len(all) {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// maxPitch returns the largest distance between the baselines of two
+// lines of size s for the second to continue the first's run of lines:
+// 1.75 × s, or, for body-size lines of a document set with wide leading
+// (a double-spaced manuscript, where a line pitch of twice the type size
+// is the normal one), 1.1 × the document's leading: the document's own
+// line pitch, not the extra space that sets a display or a new paragraph
+// apart.
+func (st Stats) maxPitch(s float64) float64 {
+	lim := 1.75 * s
+	if st.Leading > 0 && math.Abs(s-st.BodySize) <= 0.12*st.BodySize {
+		lim = math.Max(lim, 1.1*st.Leading)
+	}
+	return lim
 }
 
 // mode returns the key with the largest count (the smallest key on ties).
@@ -431,8 +509,8 @@ func analyzeFrame(chars []pdf.Char, gs []pdf.Graphic, bold []fontFlags, extent p
 		}
 	}
 	horiz, numbers := lineNumbers(horiz, bold, st)
-	regions := buildRegions(horiz)
-	regions = mergeRegions(regions)
+	regions := buildRegions(horiz, st)
+	regions = mergeRegions(regions, st)
 	// Floats first: a table's header row at the top of the page is not a
 	// running head.
 	var floats, rest []*region
@@ -587,7 +665,7 @@ func (r *region) size() float64 {
 
 // continues reports whether line l (next in stream order) belongs to the
 // region whose last line is p.
-func continues(r *region, l *Line) bool {
+func continues(r *region, l *Line, st Stats) bool {
 	p := r.lines[len(r.lines)-1]
 	s := math.Max(p.Size, l.Size)
 	if s <= 0 {
@@ -599,12 +677,21 @@ func continues(r *region, l *Line) bool {
 		return false
 	}
 	// The second line of a region starts near the first: a first-line or
-	// hanging indent, or a centred line, but not a line of another column.
-	if len(r.lines) == 1 && math.Abs(l.Box.X0-p.Box.X0) > 3*s && math.Abs((l.Box.X0+l.Box.X1)/2-(p.Box.X0+p.Box.X1)/2) > s {
+	// hanging indent (up to four ems: half an inch at 10 to 12 points, as
+	// manuscripts indent), or a centred line, but not a line of another
+	// column.
+	if len(r.lines) == 1 && math.Abs(l.Box.X0-p.Box.X0) > 4*s && math.Abs((l.Box.X0+l.Box.X1)/2-(p.Box.X0+p.Box.X1)/2) > s {
+		return false
+	}
+	// A bold heading line stands apart from the paragraph under it
+	// (splitParagraphs would cut there anyway): the paragraph's indented
+	// first line, centred under a centred heading, must not start a block
+	// of centred lines that the paragraph's next line then cannot join.
+	if len(r.lines) == 1 && p.Bold != l.Bold && lineIsHeadingLike(p, st) && !startsLower(l.Text) {
 		return false
 	}
 	pitch := p.Base - l.Base
-	if pitch < 0.5*s || pitch > 1.75*s {
+	if pitch < 0.5*s || pitch > st.maxPitch(s) {
 		return false
 	}
 	// Horizontal overlap with the region.
@@ -614,16 +701,20 @@ func continues(r *region, l *Line) bool {
 	}
 	// A line much wider than the region (crossing a gutter) does not
 	// belong to it, nor does a region line to a much wider one.
-	if l.Box.X0 < r.box.X0-2*s || l.Box.X1 > r.box.X1+2*s && len(r.lines) > 1 {
+	// The second line of a paragraph set with a first-line indent starts
+	// left of the first by the indent (up to four ems) and ends at most
+	// two ems further right than the indent explains (ragged right).
+	indented := len(r.lines) == 1 && l.Box.X0 >= p.Box.X0-4*s && l.Box.X1 <= p.Box.X1+(p.Box.X0-l.Box.X0)+2*s
+	if l.Box.X0 < r.box.X0-2*s && !indented || l.Box.X1 > r.box.X1+2*s && len(r.lines) > 1 {
 		return false
 	}
 	return true
 }
 
-func buildRegions(lines []*Line) []*region {
+func buildRegions(lines []*Line, st Stats) []*region {
 	var out []*region
 	for _, l := range lines {
-		if n := len(out); n > 0 && continues(out[n-1], l) {
+		if n := len(out); n > 0 && continues(out[n-1], l, st) {
 			out[n-1].add(l)
 			continue
 		}
@@ -637,7 +728,7 @@ func buildRegions(lines []*Line) []*region {
 // mergeRegions joins regions that continue one another geometrically
 // although the content stream separated them: B starts one line pitch
 // below A's last line, in the same column, at the same font size.
-func mergeRegions(rs []*region) []*region {
+func mergeRegions(rs []*region, st Stats) []*region {
 	for changed := true; changed; {
 		changed = false
 	outer:
@@ -646,7 +737,7 @@ func mergeRegions(rs []*region) []*region {
 				if i == j {
 					continue
 				}
-				if canJoin(a, b, rs) {
+				if canJoin(a, b, rs, st) {
 					for _, l := range b.lines {
 						a.add(l)
 					}
@@ -661,7 +752,7 @@ func mergeRegions(rs []*region) []*region {
 	return rs
 }
 
-func canJoin(a, b *region, all []*region) bool {
+func canJoin(a, b *region, all []*region, st Stats) bool {
 	last := a.lines[len(a.lines)-1]
 	first := b.lines[0]
 	s := math.Max(a.size(), b.size())
@@ -672,7 +763,7 @@ func canJoin(a, b *region, all []*region) bool {
 		return false
 	}
 	pitch := last.Base - first.Base
-	if pitch < 0.5*s || pitch > math.Max(1.75*s, 1.2*a.pitch()) {
+	if pitch < 0.5*s || pitch > math.Max(st.maxPitch(s), 1.2*a.pitch()) {
 		return false
 	}
 	if math.Abs(a.box.X0-b.box.X0) > 1.5*s && math.Abs(a.box.X1-b.box.X1) > 1.5*s {
@@ -846,6 +937,9 @@ func splitParagraphs(r *region, st Stats) []*Block {
 			}
 			if p.Bold != l.Bold && lineIsHeadingLike(p, st) && !startsLower(l.Text) {
 				brk = true // a bold heading line, not one whose sentence goes on
+			}
+			if p.Bold != l.Bold && lineIsHeadingLike(l, st) && endsSentence(p.Text) {
+				brk = true // a bold heading line after a sentence's end, with no space before it
 			}
 			if p.Mono != l.Mono && p.Box.X1 < r.box.X1-2*s && s >= 0.95*st.BodySize && (l.Mono && endsSentence(p.Text) || p.Mono && !startsLower(l.Text)) {
 				brk = true // code set in a monospaced font after a sentence that stops short ("… as follows:"), or prose after it

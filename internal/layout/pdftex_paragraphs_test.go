@@ -1,0 +1,101 @@
+package layout
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crossmem/crossmem/internal/pdf"
+	"github.com/crossmem/crossmem/internal/pdf/pdftest"
+)
+
+// kindTexts returns "kind: text" (white space collapsed) of the blocks
+// that are not furniture, in reading order.
+func kindTexts(pages []*Page) []string {
+	var got []string
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			if !b.Kind.Furniture() {
+				got = append(got, string(b.Kind)+": "+strings.Join(strings.Fields(b.Text()), " "))
+			}
+		}
+	}
+	return got
+}
+
+// A double-spaced manuscript (12-point type on a 24-point baseline,
+// paragraphs marked by a half-inch indent only, ragged right) keeps its
+// paragraphs whole: the line pitch is measured against the document's own
+// leading, not the type size. A PDF made at test time by pdfTeX from
+// testdata/double_spaced.tex.
+func TestDoubleSpacedParagraphs(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "double_spaced.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	got := kindTexts(pages)
+	want := []string{
+		"heading: Reading Habits of Graduate Students",
+		"paragraph: Graduate students read",
+		"paragraph: The diaries show",
+		"heading: Materials",
+		"paragraph: Each diary was",
+		"paragraph: Students returned",
+	}
+	ok := len(got) == len(want)
+	for i := 0; ok && i < len(want); i++ {
+		ok = strings.HasPrefix(got[i], want[i])
+	}
+	if !ok {
+		t.Fatalf("blocks\n%q\nwant blocks starting\n%q", got, want)
+	}
+	if last := got[len(got)-1]; !strings.HasSuffix(last, "with the third author.") {
+		t.Errorf("last paragraph %q does not end the document's text", last)
+	}
+}
+
+// Line numbers in the left margin (a manuscript under review) are one
+// margin note and leave the paragraphs beside them whole; a table's row
+// numbers that stand out left of the text, beside short cells, stay in
+// the table's text, and a listing's line numbers stay with its code. A PDF made at test time by pdfTeX from
+// testdata/line_numbers_prose.tex.
+func TestLineNumbersBesideProse(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "line_numbers_prose.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	if len(pages) != 3 {
+		t.Fatalf("%d pages, want 3", len(pages))
+	}
+	var margin, paras []string
+	for _, b := range pages[0].Blocks {
+		text := strings.Join(strings.Fields(b.Text()), " ")
+		switch b.Kind {
+		case MarginNote:
+			margin = append(margin, text)
+		case Paragraph:
+			paras = append(paras, text)
+		}
+	}
+	if want := "1 2 3 4 5 6 7 8 9 10 11 12"; len(margin) != 1 || margin[0] != want {
+		t.Errorf("margin notes %q, want one: %q", margin, want)
+	}
+	starts := []string{"Reviewers of a manuscript", "Such numbers are not", "A third paragraph"}
+	ok := len(paras) == len(starts)
+	for i := 0; ok && i < len(starts); i++ {
+		ok = strings.HasPrefix(paras[i], starts[i]) && strings.HasSuffix(paras[i], ".")
+	}
+	if !ok {
+		t.Errorf("paragraphs %q, want three starting %q", paras, starts)
+	}
+	for i, want := range []string{"Zeta", "print(spread(xs))"} {
+		var body []string
+		for _, b := range pages[i+1].Blocks {
+			if b.Kind == MarginNote {
+				t.Errorf("page %d: margin note %q, want its numbers in the body", i+2, b.Text())
+			}
+			if !b.Kind.Furniture() {
+				body = append(body, b.Text())
+			}
+		}
+		if all := strings.Join(body, "\n"); !strings.Contains(all, "1") || !strings.Contains(all, want) || !strings.Contains(all, "6") {
+			t.Errorf("page %d body %q lost its numbers or %q", i+2, all, want)
+		}
+	}
+}
