@@ -104,7 +104,8 @@ func besideLarge(ls []*line, bl []*line, body float64) bool {
 // lines of at least 40 characters on average, set near the body size,
 // across a column of at least 30 % of the page, a quarter or more of them
 // continuing a sentence (starting in lower case), as prose does and lists
-// of affiliations and addresses do not.
+// of affiliations and addresses do not, three quarters of those after the
+// first flush with the block's left edge (not a centred byline).
 func running(bl []*line, body, width float64) bool {
 	if len(bl) < 3 || bl[0].kind == layout.Heading {
 		return false
@@ -119,7 +120,16 @@ func running(bl []*line, body, width float64) bool {
 			lower++
 		}
 	}
-	return chars >= 40*len(bl) && median(sizes) < runningScale*body && x1-x0 >= 0.3*width && 4*lower >= len(bl)-1
+	// Running text is set flush left (the first line may be indented); a
+	// centred byline over three lines ("By … and …, / with appendix by …")
+	// is not.
+	flush := 0
+	for _, l := range bl[1:] {
+		if l.Box.X0 <= x0+1 {
+			flush++
+		}
+	}
+	return chars >= 40*len(bl) && median(sizes) < runningScale*body && x1-x0 >= 0.3*width && 4*lower >= len(bl)-1 && 4*flush >= 3*(len(bl)-1)
 }
 
 func median(v []float64) float64 {
