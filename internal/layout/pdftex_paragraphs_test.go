@@ -53,10 +53,11 @@ func TestDoubleSpacedParagraphs(t *testing.T) {
 }
 
 // Line numbers in the left margin (a manuscript under review) are one
-// margin note and leave the paragraphs beside them whole; a table's row
-// numbers that stand out left of the text, beside short cells, stay in
-// the table's text, and a listing's line numbers stay with its code. A PDF made at test time by pdfTeX from
-// testdata/line_numbers_prose.tex.
+// margin note (linenumbers.go) and leave the paragraphs beside them whole,
+// each ending where its sentence does; a table's row numbers that stand
+// out left of the text, beside short cells, stay in the table's text, and
+// a listing's line numbers stay with its code. A PDF made at test time by
+// pdfTeX from testdata/line_numbers_prose.tex.
 func TestLineNumbersBesideProse(t *testing.T) {
 	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "line_numbers_prose.tex"))
 	pages := Document(readPages(t, pdfPath), pdf.Structure{})
