@@ -687,7 +687,8 @@ func continues(r *region, l *Line, st Stats) bool {
 	// (splitParagraphs would cut there anyway): the paragraph's indented
 	// first line, centred under a centred heading, must not start a block
 	// of centred lines that the paragraph's next line then cannot join.
-	if len(r.lines) == 1 && p.Bold != l.Bold && lineIsHeadingLike(p, st) && !startsLower(l.Text) {
+	if len(r.lines) == 1 && p.Bold != l.Bold && lineIsHeadingLike(p, st) && !startsLower(l.Text) &&
+		math.Abs(l.Box.X0-p.Box.X0) > s && math.Abs((l.Box.X0+l.Box.X1)/2-(p.Box.X0+p.Box.X1)/2) <= s {
 		return false
 	}
 	pitch := p.Base - l.Base
