@@ -284,6 +284,7 @@ func TestOutlineEntryWithoutHeading(t *testing.T) {
 		t.Errorf("sections %q, want %q", sections, wantSections)
 	}
 }
+
 // A draft's line numbers, set in the margin and lining up down the page,
 // are margin notes, and the last of them, on the page's bottom row, is no
 // page number: the section heading beside it at the foot of the page
