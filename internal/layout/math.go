@@ -549,6 +549,7 @@ func EquationNumber(text string) bool { return eqNumber.MatchString(text) }
 // above it in its column); a number with no equation near is left as it
 // is.
 func equationLabels(p *Page) {
+	p.Blocks = joinLimits(p.Blocks)
 	var out []*Block
 	for _, b := range p.Blocks {
 		if len(b.Lines) == 1 && eqNumber.MatchString(b.Lines[0].Text) && (b.Kind == Equation || b.Kind == Paragraph) {
@@ -598,6 +599,47 @@ func equationLabels(p *Page) {
 			b.Label = strings.Join(nums, " ")
 		}
 	}
+}
+
+// joinLimits joins to an equation the limits of its big operators set
+// under or over it as lines of their own ("I⊆n−{l}" under a ∑): an
+// equation block of script-size lines (under 0.85 of the equation's
+// size) less than six tenths of the equation's size above or below it
+// (or inside its box, once a first limit joined) and within its width. Two displays are set further apart than that,
+// and in the text's size.
+func joinLimits(blocks []*Block) []*Block {
+	joined := map[*Block]bool{}
+	for _, b := range blocks {
+		if b.Kind != Equation || joined[b] {
+			continue
+		}
+		for _, e := range blocks {
+			if e == b || e.Kind != Equation || joined[e] || e.Rotated != b.Rotated {
+				continue
+			}
+			s := e.Size()
+			small := true
+			for _, l := range b.Lines {
+				if l.Size >= 0.85*s {
+					small = false
+				}
+			}
+			gap := math.Max(e.Box.Y0-b.Box.Y1, b.Box.Y0-e.Box.Y1)
+			inside := b.Box.Y0 >= e.Box.Y0-1 && b.Box.Y1 <= e.Box.Y1+1
+			if !small || gap > 0.6*s || gap < -0.3*s && !inside || b.Box.X0 < e.Box.X0-1 || b.Box.X1 > e.Box.X1+1 {
+				continue
+			}
+			e.Lines = append(e.Lines, b.Lines...)
+			sortLinesTopDown(e.Lines)
+			e.Box = e.Box.Union(b.Box)
+			joined[b] = true
+			break
+		}
+	}
+	if len(joined) == 0 {
+		return blocks
+	}
+	return slices.DeleteFunc(blocks, func(b *Block) bool { return joined[b] })
 }
 
 // numberedRows splits an equation block that holds several equation

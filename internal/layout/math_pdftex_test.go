@@ -3,6 +3,7 @@ package layout
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/pdf"
@@ -28,5 +29,29 @@ func TestLeftEquationNumbers(t *testing.T) {
 	}
 	if want := []string{"(1)", "(2)"}; !slices.Equal(labels, want) {
 		t.Errorf("equation labels %q, want %q", labels, want)
+	}
+}
+
+// The limits of a display's big operators, which pdfium reads as lines of
+// their own under it (testdata/eq_limits.tex, typeset by pdfTeX at test
+// time), are part of the one equation chunk.
+func TestEquationLimits(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "eq_limits.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	var eqs []string
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			if b.Kind == Equation {
+				eqs = append(eqs, b.Text())
+			}
+		}
+	}
+	if len(eqs) != 1 {
+		t.Fatalf("%d equation blocks %q, want 1", len(eqs), eqs)
+	}
+	for _, w := range []string{"K", "I⊆", "i∈I", "j∈I"} {
+		if !strings.Contains(eqs[0], w) {
+			t.Errorf("equation %q lacks %q", eqs[0], w)
+		}
 	}
 }
