@@ -188,8 +188,11 @@ func tableBand(band pdf.Rect, lines []*Line, ro roles) bool {
 			return false // a caption crosses the band: another float's
 		}
 		if !inside(l, band) {
-			if ro.running[l] {
-				return false // running text across the rules' ends
+			// Running text across the rules' ends; a line that only
+			// pokes into the band (a head's tall delimiters reaching
+			// below the rule under it) is the band's beside it.
+			if ro.running[l] && math.Min(l.Box.Y1, band.Y1)-math.Max(l.Box.Y0, band.Y0) >= 0.5*l.Box.Height() {
+				return false
 			}
 			continue
 		}

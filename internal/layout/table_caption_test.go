@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/corpustest"
+	"github.com/crossmem/crossmem/internal/pdf"
 )
 
 // Tables that only their captions vouch for (real corpus pages): a box of
@@ -54,5 +55,32 @@ func TestCaptionedTables(t *testing.T) {
 		return slices.Equal(r, []string{"12", "ATCC38962", "Rough lemon", "United States"})
 	}) {
 		t.Errorf("Table 1 of the isolates: row 12 missing from %q", fungi.Cells)
+	}
+}
+
+// A band between two rules of a captioned table holds a table's text even
+// when the head line above it pokes into it: tall delimiters in the head
+// (erf(x) set with \Bigl( … \Bigr), asmejour's Table 4) reach below the
+// rule under the head, and that line, read as running text for its width,
+// is not running text across the band (it lies mostly outside it). Lines
+// built by hand: the geometry of asmejour-template.pdf page 5.
+func TestTableBandHeadPokingIn(t *testing.T) {
+	head := &Line{Text: "x erf(x) erfc(x) x erf(x) erfc(x)", Box: pdf.Rect{X0: 127.9, Y0: 727.4, X1: 487.4, Y1: 745.4}, Size: 9}
+	band := pdf.Rect{X0: 108.5, Y0: 597.2, X1: 503.4, Y1: 730.2}
+	lines := []*Line{head}
+	for i := range 4 {
+		y := 716.0 - 11*float64(i)
+		lines = append(lines, &Line{Text: "0.00 0.00000 1.00000 1.10 0.88021 0.11980", Box: pdf.Rect{X0: 122, Y0: y, X1: 490, Y1: y + 8}, Size: 9})
+	}
+	ro := roles{running: map[*Line]bool{head: true}, caption: map[*Line]bool{}}
+	if !tableBand(band, lines, ro) {
+		t.Error("the body's band is not a table's: the head line poking into it was taken for running text across it")
+	}
+	// Running text across the band, from one of its sides past the
+	// rules' ends, still stops the run.
+	across := &Line{Text: "running text", Box: pdf.Rect{X0: 0, Y0: 650, X1: 700, Y1: 659}, Size: 9}
+	ro.running[across] = true
+	if tableBand(band, append(lines, across), ro) {
+		t.Error("running text across the rules' ends did not stop the band")
 	}
 }
