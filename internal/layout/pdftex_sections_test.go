@@ -286,10 +286,11 @@ func TestOutlineEntryWithoutHeading(t *testing.T) {
 }
 
 // A draft's line numbers, set in the margin and lining up down the page,
-// are margin notes, and the last of them, on the page's bottom row, is no
-// page number: the section heading beside it at the foot of the page
-// stays a heading and is no running footer. A PDF made at test time by
-// pdfTeX from testdata/line_numbers_foot.tex.
+// are margin notes (linenumbers.go), and the last of them, on the page's
+// bottom row, is no page number: the section heading beside it at the
+// foot of the page stays a heading and is no running footer (aastex's
+// "4. DISPLAYING MATHEMATICS" had been). A PDF made at test time by pdfTeX
+// from testdata/line_numbers_foot.tex.
 func TestLineNumbersAreNoPageNumbers(t *testing.T) {
 	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "line_numbers_foot.tex"))
 	pages := Document(readPages(t, pdfPath), pdf.Structure{})
