@@ -40,13 +40,19 @@ func IsStopWord(w string) bool { return stopWords[w] }
 
 // stemCache memoizes stems: a corpus has far fewer distinct words than
 // words. It lives as long as the process (the MCP server, serve), so it
-// holds at most maxStems words; past that, stems are computed each time.
+// holds at most maxStems words of at most maxStemLen bytes each, copied
+// (a word is a substring of the text it was read from: kept as it is, it
+// would keep that whole chunk or query in memory); past that, stems are
+// computed each time.
 var (
 	stemCache sync.Map // string → string
 	stems     atomic.Int64
 )
 
-const maxStems = 1 << 18
+const (
+	maxStems   = 1 << 18
+	maxStemLen = 64 // bytes; longer "words" (a hash, a run of letters) are not remembered
+)
 
 func stem(w string) string {
 	if len(w) <= 2 || hasDigit(w) {
@@ -56,8 +62,8 @@ func stem(w string) string {
 		return s.(string)
 	}
 	s := english.Stem(w, false)
-	if stems.Load() < maxStems {
-		if _, loaded := stemCache.LoadOrStore(w, s); !loaded {
+	if len(w) <= maxStemLen && stems.Load() < maxStems {
+		if _, loaded := stemCache.LoadOrStore(strings.Clone(w), strings.Clone(s)); !loaded {
 			stems.Add(1)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // The fast counter agrees with terms(), which the document frequencies
@@ -97,5 +98,45 @@ func TestStemCacheBounded(t *testing.T) {
 	}
 	if got := stem("running"); got != "run" {
 		t.Errorf("stem(running) = %q with the cache full", got)
+	}
+}
+
+// A remembered word is a copy: the words of a chunk or query are
+// substrings of its (lower-cased) text, and a cache entry that shared
+// their memory would keep the whole text alive for the life of the
+// process. Words longer than maxStemLen are not remembered at all.
+func TestStemCacheCopies(t *testing.T) {
+	stemCache.Clear()
+	stems.Store(0)
+	text := strings.Repeat("filler ", 10000) + "quasicrystalline " + strings.Repeat("q", 5000)
+	ws := words(text)
+	long := ws[len(ws)-1]
+	for _, w := range ws[len(ws)-2:] {
+		stem(w)
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	hi := lo + uintptr(len(text))
+	found := false
+	stemCache.Range(func(k, v any) bool {
+		for _, s := range []string{k.(string), v.(string)} {
+			if p := uintptr(unsafe.Pointer(unsafe.StringData(s))); p >= lo && p < hi {
+				t.Errorf("cached %q shares the text's memory", s)
+			}
+		}
+		for _, w := range ws[len(ws)-2:] {
+			if p := uintptr(unsafe.Pointer(unsafe.StringData(k.(string)))); p == uintptr(unsafe.Pointer(unsafe.StringData(w))) {
+				t.Errorf("cached key %.20q… is the word's own memory", k)
+			}
+		}
+		if k.(string) == long {
+			t.Errorf("a %d-byte word is cached", len(long))
+		}
+		if k.(string) == "quasicrystalline" {
+			found = true
+		}
+		return true
+	})
+	if !found {
+		t.Error("quasicrystalline not cached")
 	}
 }
