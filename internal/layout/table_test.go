@@ -1,10 +1,12 @@
 package layout
 
 import (
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/pdf"
@@ -176,5 +178,39 @@ func TestTableReading(t *testing.T) {
 		if got := tables[0].Cells; !slices.EqualFunc(got, want[page], slices.Equal[[]string]) {
 			t.Errorf("page %d: cells\n%q\nwant\n%q", page, got, want[page])
 		}
+	}
+}
+
+// A hostile table region of 3,000 lines of 30 words each, their starts
+// scattered: alignedStarts judges each distinct start against every line,
+// so it reads no column starts there rather than work for minutes
+// (without the bound it did not return in 20 s). A real table's starts
+// are judged as before (TestTableReading and the pdfTeX tables).
+func TestAlignedStartsHostile(t *testing.T) {
+	var lines []*Line
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for i := range 3000 {
+		var cs []char
+		y := float64(3000 - i)
+		x := 10 + 3*rnd.Float64()
+		for range 30 {
+			for range 3 {
+				cs = append(cs, char{Char: pdf.Char{Rune: 'a', Box: pdf.Rect{X0: x, Y0: y, X1: x + 1.1, Y1: y + 1}, Size: 1}})
+				x += 1.1
+			}
+			cs = append(cs, char{Char: pdf.Char{Rune: ' ', Box: pdf.Rect{X0: x, Y0: y, X1: x + 0.9, Y1: y + 1}, Size: 1}})
+			x += 0.9 + 1.5*rnd.Float64()
+		}
+		lines = append(lines, newLine(cs, nil))
+	}
+	done := make(chan []float64, 1)
+	go func() { done <- alignedStarts(lines) }()
+	select {
+	case s := <-done:
+		if len(s) != 0 {
+			t.Errorf("column starts %v in scattered words", s)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("alignedStarts did not return in 20 s")
 	}
 }
