@@ -42,11 +42,11 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"unicode"
 
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/crossmem/crossmem/bench/internal/corpus"
+	"github.com/crossmem/crossmem/bench/internal/fold"
 	"github.com/crossmem/crossmem/internal/capture"
 	"github.com/crossmem/crossmem/internal/metadata"
 	"github.com/crossmem/crossmem/internal/metadata/pdfmeta"
@@ -217,7 +217,7 @@ func (s *score) titleOnly(want expected, title string) string {
 		s.titleExact++
 		s.titleFold++
 		return "="
-	case fold(title) == fold(want.title):
+	case fold.String(title) == fold.String(want.title):
 		s.titleFold++
 		return "≈"
 	}
@@ -246,7 +246,7 @@ func matchNames(want, got []metadata.Name) (found, right int) {
 	used := make([]bool, len(got))
 	for _, w := range want {
 		for i, g := range got {
-			if !used[i] && sameFamily(g.FamilyOrLiteral(), w.FamilyOrLiteral()) {
+			if !used[i] && fold.SameFamily(g.FamilyOrLiteral(), w.FamilyOrLiteral()) {
 				used[i] = true
 				found++
 				break
@@ -270,41 +270,6 @@ func names(ns []metadata.Name) string {
 // plain is s NFC-composed with its white space runs made one space.
 func plain(s string) string {
 	return norm.NFC.String(strings.Join(strings.Fields(s), " "))
-}
-
-// fold lower-cases s, removes diacritics (and turns a dotless i into an
-// i) and reduces every run of other characters than letters and digits to
-// one space.
-func fold(s string) string {
-	var b strings.Builder
-	space := true
-	for _, r := range norm.NFKD.String(s) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if r == 'ı' {
-				r = 'i'
-			}
-			b.WriteRune(unicode.ToLower(r))
-			space = false
-		default:
-			if !space {
-				b.WriteByte(' ')
-				space = true
-			}
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
-// sameFamily compares family names folded; a compound name matches its
-// last word.
-func sameFamily(got, want string) bool {
-	g, w := fold(got), fold(want)
-	if g == "" || w == "" {
-		return false
-	}
-	return g == w || strings.HasSuffix(w, " "+g) || strings.HasSuffix(g, " "+w)
 }
 
 // readReference reads the tab-separated reference: file, title ("-" when

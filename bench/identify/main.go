@@ -53,11 +53,9 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/crossmem/crossmem/bench/internal/corpus"
+	"github.com/crossmem/crossmem/bench/internal/fold"
 	"github.com/crossmem/crossmem/internal/capture"
 	"github.com/crossmem/crossmem/internal/fetch"
 	"github.com/crossmem/crossmem/internal/identifier"
@@ -226,11 +224,11 @@ func (t *totals) title(want expected, rec *metadata.Record) string {
 		}
 		if isUnreadable(want) {
 			t.unreadable++
-			if rec == nil || warned || fold(rec.Title) == fold(want.title) {
+			if rec == nil || warned || fold.String(rec.Title) == fold.String(want.title) {
 				t.unreadableOK++
 			}
 		}
-		if rec != nil && rec.Title != "" && fold(rec.Title) != fold(want.title) {
+		if rec != nil && rec.Title != "" && fold.String(rec.Title) != fold.String(want.title) {
 			t.untitledWithTitle++
 			t.wrongTitles = append(t.wrongTitles, fmt.Sprintf("%q where none is printed", rec.Title))
 			return "≠ (none printed)"
@@ -242,7 +240,7 @@ func (t *totals) title(want expected, rec *metadata.Record) string {
 		return "missed"
 	}
 	t.titlesCaptured++
-	if fold(rec.Title) == fold(want.title) {
+	if fold.String(rec.Title) == fold.String(want.title) {
 		t.titlesEqual++
 		t.titlesCapEqual++
 		return "="
@@ -260,7 +258,7 @@ func (t *totals) author(want expected, rec *metadata.Record) string {
 		return "missed"
 	}
 	t.authorsCaptured++
-	if len(rec.Authors) > 0 && sameFamily(rec.Authors[0].FamilyOrLiteral(), want.author) {
+	if len(rec.Authors) > 0 && fold.SameFamily(rec.Authors[0].FamilyOrLiteral(), want.author) {
 		t.authorsEqual++
 		t.authorsCapEq++
 		return "="
@@ -326,7 +324,7 @@ func resolvedTo(res *capture.Result, gt groundTruth) string {
 	}
 	m := res.Paper.Metadata
 	for _, w := range gt {
-		if fold(w.title) == fold(m.Title) {
+		if fold.String(w.title) == fold.String(m.Title) {
 			return fmt.Sprintf("GROUNDTRUTH %q (reconciled %v)", w.title, m.Reconciled)
 		}
 	}
@@ -380,41 +378,6 @@ func (t *totals) print(w io.Writer) {
 func isUnreadable(want expected) bool {
 	n := strings.ToLower(want.note)
 	return strings.Contains(n, "broken text layer") || strings.Contains(n, "image-only")
-}
-
-// fold lower-cases s, removes diacritics (and turns a dotless i into an
-// i) and reduces every run of other characters than letters and digits to
-// one space.
-func fold(s string) string {
-	var b strings.Builder
-	space := true
-	for _, r := range norm.NFKD.String(s) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if r == 'ı' {
-				r = 'i'
-			}
-			b.WriteRune(unicode.ToLower(r))
-			space = false
-		default:
-			if !space {
-				b.WriteByte(' ')
-				space = true
-			}
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
-// sameFamily compares family names folded; a compound name matches its
-// last word.
-func sameFamily(got, want string) bool {
-	g, w := fold(got), fold(want)
-	if g == "" || w == "" {
-		return false
-	}
-	return g == w || strings.HasSuffix(w, " "+g) || strings.HasSuffix(g, " "+w)
 }
 
 func readReference(path string) (map[string]expected, error) {
@@ -516,7 +479,7 @@ func (g groundTruth) match(want expected) (gtWork, bool) {
 				return w, true
 			}
 		}
-		if want.title != "-" && w.title != "" && fold(w.title) == fold(want.title) {
+		if want.title != "-" && w.title != "" && fold.String(w.title) == fold.String(want.title) {
 			return w, true
 		}
 	}
