@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -153,7 +154,7 @@ func bibliographyEntries(r *fileResult, chunks []chunk.Chunk, as []anchor) {
 	for _, a := range as {
 		found := false
 		for i, c := range starts {
-			if c.Page == a.page && abs(a.top-c.BBox[3]-med) <= 3.5 {
+			if c.Page == a.page && math.Abs(a.top-c.BBox[3]-med) <= 3.5 {
 				used[i], found = true, true
 			}
 		}
@@ -168,11 +169,4 @@ func bibliographyEntries(r *fileResult, chunks []chunk.Chunk, as []anchor) {
 			r.miss("bibliography: %s p%d starts at no anchor: %q", c.ID, c.Page, head(c.Text, 60))
 		}
 	}
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
