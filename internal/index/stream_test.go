@@ -15,14 +15,7 @@ import (
 // what a sync of the same notes builds (chunks, document frequencies and
 // totals).
 func TestUpdateStream(t *testing.T) {
-	home := t.TempDir()
-	wiki := filepath.Join(home, "wiki")
-	os.MkdirAll(wiki, 0o755)
-	ix, err := Open(filepath.Join(home, FileName), wiki)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix, wiki := emptyIndex(t)
 	paths := make(chan string, len(papers))
 	done := make(chan error, 1)
 	go func() { done <- ix.UpdateStream(t.Context(), paths, 20*time.Millisecond) }()
@@ -96,14 +89,7 @@ func TestUpdateStreamReleasesLock(t *testing.T) {
 // earlier transactions stay, and the paths still sent are drained so the
 // sender never blocks.
 func TestUpdateStreamError(t *testing.T) {
-	home := t.TempDir()
-	wiki := filepath.Join(home, "wiki")
-	os.MkdirAll(wiki, 0o755)
-	ix, err := Open(filepath.Join(home, FileName), wiki)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix, wiki := emptyIndex(t)
 	paths := make(chan string) // unbuffered: a stream that stopped reading would block the sender
 	done := make(chan error, 1)
 	go func() { done <- ix.UpdateStream(t.Context(), paths, 30*time.Millisecond) }()
@@ -128,4 +114,20 @@ func TestUpdateStreamError(t *testing.T) {
 	if notes != 1 {
 		t.Errorf("%d notes in the index, want 1", notes)
 	}
+}
+
+// emptyIndex opens an index over an empty wiki folder and returns both.
+func emptyIndex(t *testing.T) (*Index, string) {
+	t.Helper()
+	home := t.TempDir()
+	wiki := filepath.Join(home, "wiki")
+	if err := os.MkdirAll(wiki, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(filepath.Join(home, FileName), wiki)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix, wiki
 }
