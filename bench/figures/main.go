@@ -23,7 +23,10 @@
 //     when the table chunk's cell at its row and column (after the one
 //     shift of rows and of columns that puts the most cells right) has the
 //     same text (quote.Key; docling's names for glyphs without a
-//     character, "SM590000", are left out).
+//     character, "SM590000", are left out). Beside it, each table's
+//     GriTS-Con (grits.go), the field's grid similarity, which aligns
+//     rows and columns instead of asking for one shift, so that a row
+//     dropped or merged on either side costs that row only.
 //
 // It also runs olmOCR-bench's table tests (olmocr_bench_tests.jsonl in
 // the same folder; olmocr.go): a cell's text and its neighbours.
@@ -153,6 +156,7 @@ type result struct {
 	tables                               ratio
 	olmocr                               ratio // olmOCR-bench's table tests (olmocr.go)
 	cellShare                            []float64
+	grits                                []float64 // GriTS-Con per docling table (grits.go), 0 when no table chunk matched
 	figures, tableChunks                 int
 	eqNumbers, equations, eqLb, eqPieces int
 	labelled                             ratio
@@ -369,6 +373,7 @@ func measure(e *pdf.Engine, path, gtDir string, o options) (*result, error) {
 		}
 		if best < 0.5 {
 			r.tables.add(false)
+			r.grits = append(r.grits, 0)
 			r.miss("table p%d %v: best table IoU %.2f", pv.Page, round(box), best)
 			ours := overlapping(chunks, pv.Page, box)
 			r.sideBySide = append(r.sideBySide, sideBySide{
@@ -381,6 +386,8 @@ func measure(e *pdf.Engine, path, gtDir string, o options) (*result, error) {
 		ours := chunk.Cells(chunks[bi].Text)
 		share := cellShare(ours, t.Data.Cells)
 		r.cellShare = append(r.cellShare, share)
+		g, _, _ := gritsCon(doclingGrid(t.Data.Rows, t.Data.Cols, t.Data.Cells), ours)
+		r.grits = append(r.grits, g)
 		r.tables.add(share >= 0.9)
 		if share < 0.9 {
 			r.miss("table p%d %s: %.0f %% of cells right (%d×%d docling, %d rows ours)", pv.Page, chunks[bi].ID, 100*share, t.Data.Rows, t.Data.Cols, len(ours))
@@ -556,9 +563,10 @@ func report(w io.Writer, rs []*result, o options) bool {
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].name < rs[j].name })
 	fmt.Fprintln(w, "## Against docling's ground truth")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| file | pictures (IoU ≥ 0.7, PNG) | captions found and typed | caption kind agrees | tables (≥ 90 % cells right) | cells right per table |")
-	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- |")
+	fmt.Fprintln(w, "| file | pictures (IoU ≥ 0.7, PNG) | captions found and typed | caption kind agrees | tables (≥ 90 % cells right) | cells right per table | GriTS-Con per table |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- |")
 	var pics, caps, kinds, tabs ratio
+	var grits []float64
 	for _, r := range rs {
 		if !r.docling {
 			continue
@@ -567,13 +575,18 @@ func report(w io.Writer, rs []*result, o options) bool {
 		for _, s := range r.cellShare {
 			shares = append(shares, fmt.Sprintf("%.0f %%", 100*s))
 		}
-		fmt.Fprintf(w, "| %s | %v | %v | %v | %v | %s |\n", r.name, r.pictures, r.captions, r.kinds, r.tables, strings.Join(shares, ", "))
+		var gs []string
+		for _, g := range r.grits {
+			gs = append(gs, fmt.Sprintf("%.3f", g))
+		}
+		grits = append(grits, r.grits...)
+		fmt.Fprintf(w, "| %s | %v | %v | %v | %v | %s | %s |\n", r.name, r.pictures, r.captions, r.kinds, r.tables, strings.Join(shares, ", "), strings.Join(gs, ", "))
 		pics = ratio{pics.hit + r.pictures.hit, pics.total + r.pictures.total}
 		caps = ratio{caps.hit + r.captions.hit, caps.total + r.captions.total}
 		kinds = ratio{kinds.hit + r.kinds.hit, kinds.total + r.kinds.total}
 		tabs = ratio{tabs.hit + r.tables.hit, tabs.total + r.tables.total}
 	}
-	fmt.Fprintf(w, "| **all** | %v | %v | %v | %v | |\n\n", pics, caps, kinds, tabs)
+	fmt.Fprintf(w, "| **all** | %v | %v | %v | %v | | %s |\n\n", pics, caps, kinds, tabs, gritsSummary(grits))
 	for _, r := range rs {
 		for _, s := range r.sideBySide {
 			fmt.Fprintf(w, "Docling table missed, %s %s — the first %d rows, docling's | ours (%s):\n\n", r.name, s.title, sideRows, s.oursName)
