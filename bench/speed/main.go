@@ -313,7 +313,10 @@ func (b *bench) profile(path, memPath string) error {
 	var failed error
 	notes := make(chan string, len(keys))
 	indexed := make(chan error, 1)
-	go func() { indexed <- ix.UpdateStream(ctx, notes, time.Second) }() // as compile --all
+	go func() { // as compile --all
+		_, err := ix.UpdateStream(ctx, notes, time.Second)
+		indexed <- err
+	}()
 	compile.RunAll(ctx, lib, keys, compile.Options{Engine: engine, Cite: cite.Citer{Lib: lib}}, func(key string, res *compile.Result, err error) {
 		if err != nil && failed == nil {
 			failed = fmt.Errorf("compile %s: %w", key, err)

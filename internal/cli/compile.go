@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -220,6 +221,40 @@ func runCompile(ctx context.Context, o *compileOptions) error {
 	return enrichErr
 }
 
+// reportPartlyIndexed reports an index update of the notes of papers
+// (in the order they went to the index) that stopped at err with the
+// first indexed of them in the index: which are in, which are not and how
+// to add them (the notes are written; compile --all would skip them).
+func (a *app) reportPartlyIndexed(papers []*library.Paper, indexed int, err error) {
+	why := fmt.Sprint(err)
+	if errors.Is(err, context.Canceled) {
+		why = "interrupted"
+	}
+	indexed = min(max(indexed, 0), len(papers))
+	var keys []string
+	for _, p := range papers[indexed:] {
+		keys = append(keys, p.CiteKey)
+	}
+	const shown = 5
+	list := strings.Join(keys[:min(len(keys), shown)], ", ")
+	if len(keys) > shown {
+		list += fmt.Sprintf(" and %d more", len(keys)-shown)
+	}
+	switch {
+	case indexed == 0:
+		a.warn("the search index was not updated (%s): none of the %s written is in it", why, render.Count(len(papers), "note"))
+	case len(keys) == 0:
+		return
+	default:
+		a.warn("the search index has %d of the %s written (%s); not in it: %s", indexed, render.Count(len(papers), "note"), why, list)
+	}
+	them := "them"
+	if len(keys) == 1 {
+		them = "it"
+	}
+	a.hint("run crossmem index to add " + them)
+}
+
 // indexHold is how long compileBatch keeps an index transaction open for
 // the notes that follow (index.UpdateStream): the write lock is released
 // at least this often, well inside other processes' busy timeout (10 s).
@@ -288,9 +323,14 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 	indexed := make(chan string, len(keys))
 	ix, ixErr := a.index()
 	var ixDone chan error
+	nIndexed := 0 // of notes, from the first: set before ixDone's send
 	if ixErr == nil {
 		ixDone = make(chan error, 1)
-		go func() { ixDone <- ix.UpdateStream(ctx, indexed, indexHold) }()
+		go func() {
+			var err error
+			nIndexed, err = ix.UpdateStream(ctx, indexed, indexHold)
+			ixDone <- err
+		}()
 	}
 	n := 0
 	compile.RunAll(ctx, lib, keys, compile.Options{Engine: engine, Cite: c, Talk: talkOpts}, func(k string, res *compile.Result, err error) {
@@ -335,7 +375,11 @@ func compileBatch(ctx context.Context, o *compileOptions, lib *library.Library) 
 		ixErr = <-ixDone
 	}
 	if len(notes) > 0 {
-		a.reportIndexed(ctx, ix, ixErr)
+		if ixErr != nil {
+			a.reportPartlyIndexed(done, nIndexed, ixErr)
+		} else {
+			a.reportIndexed(ctx, ix, nil)
+		}
 	}
 	var enrichErr error
 	if o.llm && !o.noLLM && len(done) > 0 && ctx.Err() == nil {

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,7 +19,12 @@ func TestUpdateStream(t *testing.T) {
 	ix, wiki := emptyIndex(t)
 	paths := make(chan string, len(papers))
 	done := make(chan error, 1)
-	go func() { done <- ix.UpdateStream(t.Context(), paths, 20*time.Millisecond) }()
+	var indexed int
+	go func() {
+		var err error
+		indexed, err = ix.UpdateStream(t.Context(), paths, 20*time.Millisecond)
+		done <- err
+	}()
 	for i, p := range papers {
 		paths <- writeNote(t, wiki, p)
 		if i == 0 {
@@ -28,6 +34,9 @@ func TestUpdateStream(t *testing.T) {
 	close(paths)
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+	if indexed != len(papers) {
+		t.Errorf("UpdateStream says %d notes indexed, want %d", indexed, len(papers))
 	}
 	var notes int
 	ix.db.QueryRowContext(context.Background(), `SELECT count(*) FROM notes`).Scan(&notes)
@@ -56,7 +65,10 @@ func TestUpdateStreamReleasesLock(t *testing.T) {
 	ix, wiki := newIndex(t)
 	paths := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- ix.UpdateStream(t.Context(), paths, 50*time.Millisecond) }()
+	go func() {
+		_, err := ix.UpdateStream(t.Context(), paths, 50*time.Millisecond)
+		done <- err
+	}()
 	defer func() {
 		close(paths)
 		if err := <-done; err != nil {
@@ -92,7 +104,12 @@ func TestUpdateStreamError(t *testing.T) {
 	ix, wiki := emptyIndex(t)
 	paths := make(chan string) // unbuffered: a stream that stopped reading would block the sender
 	done := make(chan error, 1)
-	go func() { done <- ix.UpdateStream(t.Context(), paths, 30*time.Millisecond) }()
+	var indexed int
+	go func() {
+		var err error
+		indexed, err = ix.UpdateStream(t.Context(), paths, 30*time.Millisecond)
+		done <- err
+	}()
 	paths <- writeNote(t, wiki, papers[0])
 	time.Sleep(80 * time.Millisecond) // committed on its own
 	paths <- writeNote(t, wiki, papers[1])
@@ -104,6 +121,9 @@ func TestUpdateStreamError(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Fatal("no error for a broken note")
 	}
+	if indexed != 1 {
+		t.Errorf("UpdateStream says %d notes indexed, want 1 (the first, committed on its own)", indexed)
+	}
 	for q, want := range map[string]int{"transduction": 1, "bidirectional": 0, "supervised": 0} {
 		if r := find(t, ix, search.Query{Text: q}); len(r.Hits) != want {
 			t.Errorf("%q: %d hits, want %d (%v)", q, len(r.Hits), want, hitIDs(r))
@@ -113,6 +133,37 @@ func TestUpdateStreamError(t *testing.T) {
 	ix.db.QueryRowContext(context.Background(), `SELECT count(*) FROM notes`).Scan(&notes)
 	if notes != 1 {
 		t.Errorf("%d notes in the index, want 1", notes)
+	}
+}
+
+// A stream interrupted (ctx cancelled) keeps the notes of its committed
+// transactions, loses the open one's and says how many notes are in: what
+// compile --all reports after Ctrl-C.
+func TestUpdateStreamInterrupted(t *testing.T) {
+	ix, wiki := emptyIndex(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	paths := make(chan string)
+	done := make(chan error, 1)
+	var indexed int
+	go func() {
+		var err error
+		indexed, err = ix.UpdateStream(ctx, paths, 30*time.Millisecond)
+		done <- err
+	}()
+	paths <- writeNote(t, wiki, papers[0])
+	time.Sleep(80 * time.Millisecond) // committed on its own
+	paths <- writeNote(t, wiki, papers[1])
+	cancel()
+	paths <- writeNote(t, wiki, papers[2])
+	close(paths)
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	var notes int
+	ix.db.QueryRowContext(context.Background(), `SELECT count(*) FROM notes`).Scan(&notes)
+	if indexed != notes || notes != 1 {
+		t.Errorf("UpdateStream says %d notes indexed; the index holds %d, want 1", indexed, notes)
 	}
 }
 

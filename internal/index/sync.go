@@ -216,33 +216,45 @@ func (ix *Index) UpdateNotes(ctx context.Context, paths ...string) (err error) {
 // earlier transactions stay, complete), reads paths to its end without
 // indexing and returns the error; ctx's end is such an error. An
 // interrupted stream leaves the index consistent: what was committed, and
-// `crossmem index` adds the rest.
-func (ix *Index) UpdateStream(ctx context.Context, paths <-chan string, hold time.Duration) (err error) {
+// `crossmem index` adds the rest. indexed is how many of the paths
+// received, counted from the first, are in the index when it returns (the
+// notes of the committed transactions): all of them when err is nil, the
+// first indexed of them otherwise (an interrupted stream has usually
+// committed some: a cancelled ctx rolls back only the open transaction).
+func (ix *Index) UpdateStream(ctx context.Context, paths <-chan string, hold time.Duration) (indexed int, err error) {
 	defer ix.classifyErr(&err)
 	var b *batch
 	var deadline <-chan time.Time
+	pending := 0 // paths in b
 	flush := func() error {
 		if b == nil {
 			return nil
 		}
 		err := b.commit(ctx)
-		b, deadline = nil, nil
+		if err == nil {
+			indexed += pending
+		}
+		b, deadline, pending = nil, nil, 0
 		ix.dropVectorCache()
 		return err
 	}
-	fail := func(e error) error {
+	fail := func(e error) (int, error) {
 		if b != nil {
 			b.rollback()
 		}
 		for range paths {
 		}
-		return e
+		return indexed, e
 	}
 	for {
 		select {
 		case path, ok := <-paths:
 			if !ok {
-				return flush()
+				err := flush()
+				if err != nil {
+					return fail(err)
+				}
+				return indexed, nil
 			}
 			if err := ctx.Err(); err != nil {
 				return fail(err)
@@ -256,6 +268,7 @@ func (ix *Index) UpdateStream(ctx context.Context, paths <-chan string, hold tim
 			if err := b.update(ctx, path); err != nil {
 				return fail(err)
 			}
+			pending++
 		case <-deadline:
 			if err := flush(); err != nil {
 				return fail(err)
