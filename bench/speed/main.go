@@ -30,7 +30,10 @@
 // (the cache filled); then, in this process, -n rounds of the figure crops
 // alone (compile.RenderFigures over every corpus paper's figure chunks:
 // each figure's region only, at compile.FigureDPI, PNG-encoded; wall and
-// CPU time, and their share of the batch's CPU time); and once, every
+// CPU time, and their share of the batch's CPU time; then once more step
+// by step on one instance, to split their CPU time into opening the PDFs,
+// loading the pages, drawing the regions and encoding the PNGs); and
+// once, every
 // paper compiled in a process of its own with its peak resident set size
 // (getrusage ru_maxrss), largest first with -v.
 //
@@ -252,6 +255,13 @@ func run(corpusFlag string, n int, verbose bool, cpuProfile, memProfile, against
 		"wall min %s, median %s (%.1f ms a crop); CPU median %s; %.0f %% of the batch's median CPU time.\n",
 		compile.FigureDPI, figs.workers, figs.crops, figs.papers, secs(figs.min.wall), secs(figs.med.wall),
 		1000*figs.med.wall.Seconds()/float64(max(figs.crops, 1)), secs(figs.med.cpu), 100*figs.med.cpu.Seconds()/med[0].cpu.Seconds())
+	sp := figs.split
+	all := max((sp.open + sp.page + sp.draw + sp.encode).Seconds(), 1e-9)
+	fmt.Printf("\nWhere the crops' CPU time goes (drawn once more, step by step, on one instance; %.1f megapixels): "+
+		"opening the PDFs %s (%.0f %%), loading the pages with figures (FPDF_LoadPage) %s (%.0f %%), "+
+		"drawing the regions (pdfium's rasteriser and the copy out of its memory) %s (%.0f %%), PNG encoding %s (%.0f %%).\n",
+		float64(sp.pixels)/1e6, secs(sp.open), 100*sp.open.Seconds()/all, secs(sp.page), 100*sp.page.Seconds()/all,
+		secs(sp.draw), 100*sp.draw.Seconds()/all, secs(sp.encode), 100*sp.encode.Seconds()/all)
 
 	slices.SortFunc(per, func(a, b perResult) int { return int(b.rss - a.rss) })
 	largest := slices.MaxFunc(per, func(a, b perResult) int { return a.pages - b.pages })
@@ -401,6 +411,20 @@ func sampleDemand() func() string {
 type figureRun struct {
 	crops, papers, workers int
 	min, med               sample
+	// split is the CPU time of each step of the crops, drawn once more
+	// one after the other on one pdfium instance (see figureSplit).
+	split figureSplit
+}
+
+// figureSplit is where the figure crops' CPU time goes, measured step by
+// step: opening the PDFs (pdfium parses the document), loading each page
+// with a figure (FPDF_LoadPage: pdfium parses its content stream; the
+// page's first pdf.Document.Geometry call does it), drawing each region
+// (compile.DrawFigure: pdfium's rasteriser and the copy out of its
+// memory, composited on white) and the PNG encoding (Rendering.PNG).
+type figureSplit struct {
+	open, page, draw, encode time.Duration
+	pixels                   int
 }
 
 // figures times compile.RenderFigures over every corpus paper's figure
@@ -451,7 +475,57 @@ func (b *bench) figures(n int) (figureRun, error) {
 		ss = append(ss, sample{wall: time.Since(start), cpu: selfCPU() - cpu})
 	}
 	run.min, run.med = minSample(ss), medianSample(ss)
+	for _, p := range ps {
+		if err := run.split.add(engine, p.data, p.chunks); err != nil {
+			return run, err
+		}
+	}
 	return run, nil
+}
+
+// add draws the figure chunks of one paper step by step (the steps of
+// figureSplit), one after the other in this goroutine, and adds each
+// step's CPU time (of this process: the garbage collector's share falls
+// where it runs).
+func (f *figureSplit) add(engine *pdf.Engine, data []byte, chunks []chunk.Chunk) error {
+	cpu := selfCPU()
+	step := func(d *time.Duration) {
+		now := selfCPU()
+		*d += now - cpu
+		cpu = now
+	}
+	doc, err := engine.OpenBytes(data)
+	if err != nil {
+		return err
+	}
+	defer doc.Close()
+	step(&f.open)
+	loaded := map[int]bool{}
+	for _, c := range chunks {
+		if c.Type != chunk.TypeFigure {
+			continue
+		}
+		if !loaded[c.Page] {
+			loaded[c.Page] = true
+			cpu = selfCPU()
+			if _, err := doc.Geometry(c.Page); err != nil {
+				return err
+			}
+			step(&f.page)
+		}
+		cpu = selfCPU()
+		img, err := compile.DrawFigure(doc, c)
+		step(&f.draw)
+		if err != nil {
+			continue // as RenderFigures: no image
+		}
+		f.pixels += len(img.Image.Pix) / 4
+		if _, err := img.PNG(); err != nil {
+			return err
+		}
+		step(&f.encode)
+	}
+	return nil
 }
 
 // setup builds the binary, captures the corpus offline into b.pristine,

@@ -76,7 +76,7 @@ func RenderFigures(e *pdf.Engine, data []byte, chunks []chunk.Chunk, key string)
 		for _, j := range byPage[k] {
 			c := &chunks[figs[j]]
 			// A region pdfium cannot draw leaves pngs[j] nil: no image.
-			img, err := drawRegion(doc, c.Page, pdf.Rect{X0: c.BBox[0], Y0: c.BBox[1], X1: c.BBox[2], Y1: c.BBox[3]})
+			img, err := DrawFigure(doc, *c)
 			if err == nil {
 				enc.Go(func() error {
 					pngs[j], _ = img.PNG()
@@ -104,9 +104,12 @@ func RenderFigures(e *pdf.Engine, data []byte, chunks []chunk.Chunk, key string)
 	return out, nil
 }
 
-// drawRegion draws region r of page n at FigureDPI (smaller when that
-// passes pdf's size limits).
-func drawRegion(doc *pdf.Document, n int, r pdf.Rect) (*pdf.Rendering, error) {
+// DrawFigure draws figure chunk c's region (its bbox on its page) of doc
+// as RenderFigures does: at FigureDPI, smaller when that passes pdf's size
+// limits (pdf.MaxRenderSide, pdf.MaxRenderPixels). Errors: those of
+// pdf.Document.Render.
+func DrawFigure(doc *pdf.Document, c chunk.Chunk) (*pdf.Rendering, error) {
+	n, r := c.Page, pdf.Rect{X0: c.BBox[0], Y0: c.BBox[1], X1: c.BBox[2], Y1: c.BBox[3]}
 	scale := FigureDPI / 72.0
 	w, h := r.Width()*scale, r.Height()*scale
 	if g, err := doc.Geometry(n); err == nil && (g.Rotation == 90 || g.Rotation == 270) {

@@ -185,27 +185,32 @@ func (d *Document) Render(n int, opts RenderOptions) (*Rendering, error) {
 		return nil, fmt.Errorf("render page %d: no RGBA image (%T)", n, res.Result.RenderedImage)
 	}
 	// The image is a view of pdfium's memory: copy it, compositing any
-	// transparency (premultiplied RGBA) on white.
+	// transparency on white.
 	b := src.Bounds()
 	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	for y := 0; y < b.Dy(); y++ {
-		s := src.Pix[y*src.Stride : y*src.Stride+4*b.Dx()]
-		t := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
-		for i := 0; i < len(s); i += 4 {
-			a := s[i+3]
-			if a == 0xff {
-				copy(t[i:i+4], s[i:i+4])
-				continue
-			}
-			w := 0xff - a
-			t[i], t[i+1], t[i+2], t[i+3] = s[i]+w, s[i+1]+w, s[i+2]+w, 0xff
-		}
+		copyOnWhite(img.Pix[y*img.Stride:y*img.Stride+4*b.Dx()], src.Pix[y*src.Stride:y*src.Stride+4*b.Dx()])
 	}
 	// The scale pdfium used (it rounds the page to whole pixels).
 	if req.Crop == nil && dw > 0 {
 		scale = float64(b.Dx()) / dw
 	}
 	return &Rendering{Image: img, Geometry: g, Scale: scale, Origin: origin}, nil
+}
+
+// copyOnWhite copies the premultiplied RGBA pixels of src into dst (as
+// long) composited on opaque white: an opaque pixel as it is, another's
+// colour c becomes c + 255 − alpha and its alpha 255. The row is copied
+// whole, then only the pixels that are not opaque are changed: most of a
+// rendering is opaque.
+func copyOnWhite(dst, src []byte) {
+	copy(dst, src)
+	for i := 3; i < len(dst); i += 4 {
+		if a := dst[i]; a != 0xff {
+			w := 0xff - a
+			dst[i-3], dst[i-2], dst[i-1], dst[i] = dst[i-3]+w, dst[i-2]+w, dst[i-1]+w, 0xff
+		}
+	}
 }
 
 // pngBuffers keeps the PNG encoder's buffers and zlib writer between

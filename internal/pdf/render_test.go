@@ -287,3 +287,26 @@ func TestRenderConcurrentDocuments(t *testing.T) {
 		}
 	}
 }
+
+// copyOnWhite composites premultiplied RGBA on white: opaque pixels stay,
+// a transparent one becomes white, a half-covered one its colour plus the
+// white showing through.
+func TestCopyOnWhite(t *testing.T) {
+	src := []byte{
+		10, 20, 30, 0xff, // opaque
+		0, 0, 0, 0, // nothing painted (pdfium's transparent black fill)
+		0, 0, 0x80, 0x80, // blue at alpha 0x80, premultiplied
+		0x40, 0x40, 0x40, 0xff, // opaque grey
+	}
+	want := []byte{
+		10, 20, 30, 0xff,
+		0xff, 0xff, 0xff, 0xff,
+		0x7f, 0x7f, 0xff, 0xff,
+		0x40, 0x40, 0x40, 0xff,
+	}
+	dst := make([]byte, len(src))
+	copyOnWhite(dst, src)
+	if !bytes.Equal(dst, want) {
+		t.Errorf("copyOnWhite:\n got % x\nwant % x", dst, want)
+	}
+}
