@@ -1145,13 +1145,57 @@ func documentTitle(p *Page) *Block {
 // journal banner's issue line, which a title page sets as a scatter of
 // short lines. A run ends at a heading that names a section (Abstract,
 // 1 Introduction) or one the outline places, at a float or caption, at
-// another title-like block, and at a block of running text (three lines
-// or more, most of them prose, or more than six lines). Nothing is joined
-// unless a run has at least two blocks.
+// another title-like block, at a block of running text (three lines or
+// more, most of them prose, more than six lines, or a prose line in
+// sentences: see runningSentence) and where more than
+// six body lines of white space separate a block from the run (an author
+// note at the foot of a title page is no part of the author block).
+// Nothing is joined unless a run has at least two blocks.
+//
+// A title set at the body size counts too when it is the page's first
+// heading (or first paragraph set bold or larger), centred on the page's
+// text in the top half of the page (AASTeX and APA set the title bold at the body size). A title-like block set smaller than the
+// title right under it, whose words are names (no word in lower case but
+// "and" and name particles such as "van" or "de"), is the authors' line,
+// set large (MNRAS, OUP): it opens the run rather than a new one.
 func frontMatter(p *Page, st Stats) {
+	// The page's first heading, or first paragraph set as one (bold or
+	// larger: applyOutline makes a heading the outline does not name a
+	// paragraph).
+	var firstHeading *Block
+	for _, b := range p.Blocks {
+		if b.Rotated || b.Kind != Heading && b.Kind != Paragraph {
+			continue
+		}
+		headingLike := b.Kind == Heading
+		if b.Kind == Paragraph && len(b.Lines) <= 3 {
+			headingLike = true
+			for _, l := range b.Lines {
+				headingLike = headingLike && lineIsHeadingLike(l, st)
+			}
+		}
+		if headingLike {
+			firstHeading = b
+			break
+		}
+	}
+	// The horizontal extent of the page's text.
+	left, right := math.Inf(1), math.Inf(-1)
+	for _, b := range p.Blocks {
+		if !b.Kind.Furniture() && !b.Rotated {
+			left, right = math.Min(left, b.Box.X0), math.Max(right, b.Box.X1)
+		}
+	}
 	titleLike := func(b *Block) bool {
-		return !b.Kind.Furniture() && !b.Rotated && len(b.Lines) <= 4 && b.Size() >= 1.2*st.BodySize && b.Box.Y0 > 0.4*p.Height &&
-			!(b.Kind == Heading && sectionLike(b.Text())) // "1 Introduction" opens the body, not a title page
+		if b.Kind.Furniture() || b.Rotated || len(b.Lines) > 4 || b.Box.Y0 <= 0.4*p.Height ||
+			b.Kind == Heading && sectionLike(b.Text()) { // "1 Introduction" opens the body, not a title page
+			return false
+		}
+		if b.Size() >= 1.2*st.BodySize {
+			return true
+		}
+		centre := (b.Box.X0 + b.Box.X1) / 2
+		return b == firstHeading && b.Box.Y0 > 0.5*p.Height && math.Abs(centre-(left+right)/2) <= 0.03*(right-left)
 	}
 	candidate := func(b *Block) bool {
 		proseLines := 0
@@ -1163,7 +1207,8 @@ func frontMatter(p *Page, st Stats) {
 		return !(b.Kind == Heading && (b.Section != nil && b.Section.FromOutline || sectionLike(b.Text())) ||
 			b.Kind != Paragraph && b.Kind != Heading && b.Kind != Equation && b.Kind != Code ||
 			captionText(b.Text()) ||
-			len(b.Lines) >= 3 && proseLines*2 > len(b.Lines) || len(b.Lines) > 6)
+			len(b.Lines) >= 3 && proseLines*2 > len(b.Lines) || len(b.Lines) > 6 ||
+			proseLines >= 1 && runningSentence(b.Text()))
 	}
 	var runs [][]int
 	var run []int
@@ -1197,6 +1242,10 @@ func frontMatter(p *Page, st Stats) {
 			continue
 		}
 		if titleLike(b) {
+			if title != nil && len(run) == 0 && b.Size() < 0.9*title.Size() && b.Box.Y1 <= title.Box.Y0+1 && nameLine(b.Text()) {
+				run = append(run, i) // the authors' line, set large under the title
+				continue
+			}
 			flush(b)
 			title = b
 			continue
@@ -1204,7 +1253,7 @@ func frontMatter(p *Page, st Stats) {
 		if title == nil {
 			continue
 		}
-		if !candidate(b) {
+		if len(run) > 0 && p.Blocks[run[len(run)-1]].Box.Y0-b.Box.Y1 > 6*st.BodySize || !candidate(b) {
 			flush(b)
 			title = nil
 			continue
@@ -1236,6 +1285,51 @@ func frontMatter(p *Page, st Stats) {
 		}
 	}
 	p.Blocks = out
+}
+
+// runningSentence reports whether a text reads as sentences of running
+// text rather than names, affiliations and addresses (which capitalise
+// most of their words): eight words or more, at least 40 % of them in
+// lower case, ending with a full stop.
+func runningSentence(text string) bool {
+	words, lower := 0, 0
+	for _, w := range strings.Fields(text) {
+		r := []rune(w)[0]
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		words++
+		if unicode.IsLower(r) {
+			lower++
+		}
+	}
+	t := strings.TrimRight(text, " \"'”’)]")
+	return words >= 8 && lower*10 >= words*4 && strings.HasSuffix(t, ".")
+}
+
+// nameParticles are the lower-case words a line of personal names holds:
+// the conjunction and the particles of family names.
+var nameParticles = map[string]bool{
+	"and": true, "&": true, "van": true, "von": true, "der": true, "den": true, "de": true, "du": true,
+	"da": true, "del": true, "della": true, "di": true, "dos": true, "la": true, "le": true, "y": true, "zu": true, "ter": true,
+}
+
+// nameLine reports whether a text reads as a line of personal names: it
+// has a word, and every word that starts with a letter starts in upper
+// case or is a name particle ("Ada Lovelace and Charles Babbage").
+func nameLine(text string) bool {
+	words := 0
+	for _, w := range strings.Fields(text) {
+		r := []rune(w)[0]
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		words++
+		if unicode.IsLower(r) && !nameParticles[strings.TrimRight(w, ",;")] {
+			return false
+		}
+	}
+	return words > 0
 }
 
 // sectionLike reports whether a heading's text names a section: numbered
