@@ -939,6 +939,9 @@ func splitParagraphs(r *region, st Stats) []*Block {
 			if p.Bold != l.Bold && lineIsHeadingLike(p, st) && !startsLower(l.Text) {
 				brk = true // a bold heading line, not one whose sentence goes on
 			}
+			if boldNumberedHead(p) && len(cur.Lines) == 1 && !startsLower(l.Text) {
+				brk = true // a heading line set apart by its bold number only ("3.2 Displayed equations")
+			}
 			if p.Bold != l.Bold && lineIsHeadingLike(l, st) && endsSentence(p.Text) {
 				brk = true // a bold heading line after a sentence's end, with no space before it
 			}
@@ -1102,6 +1105,8 @@ func classify(b *Block, st Stats) {
 		b.Kind = Heading
 	case numbered && italic && len(b.Lines) == 1 && words <= 8 && !st.BodyItalic:
 		b.Kind = Heading // an italic numbered heading ("B. Route maintenance")
+	case len(b.Lines) == 1 && boldNumberedHead(b.Lines[0]):
+		b.Kind = Heading // a bold section number before a title in the text face ("6.1.1 Dummy subsubsection")
 	case numbered && b.Lines[0].SmallCaps && len(b.Lines) == 1 && words <= 10:
 		b.Kind = Heading // a numbered heading in small caps, as AMS styles set sections ("A.1. Introduction")
 	case named && (upper || bigger || len(b.Lines) == 1 && words <= 3):

@@ -53,10 +53,16 @@ type Line struct {
 	// no Unicode value, such as a bullet drawn from a symbol font without a
 	// ToUnicode entry: a list item whose marker cannot be quoted.
 	AfterGlyph bool
-	// RunIn is true when the line starts with bold letters and ends with
-	// letters that are not bold: a run-in heading ("Datasets. We use…")
-	// or a bold label, which open a paragraph rather than stand alone.
+	// RunIn is true when the line's first letter is bold and its last
+	// letter or digit is not: a run-in heading ("Datasets. We use…") or a
+	// bold label, which open a paragraph rather than stand alone. A bold
+	// number before a title in another face ("3.1 Abstract") is not one.
 	RunIn bool
+	// BoldNumber is true when the line opens with a number set in bold
+	// and its first letter is not bold: a section number in bold before
+	// a title in the text face or italic ("3.2 Displayed equations", as
+	// SPIE's and other journals' styles set subsections).
+	BoldNumber bool
 	// Bullet is true when the line starts with a lone glyph set well
 	// smaller than the text after it — not a digit or a footnote mark —
 	// such as a bullet drawn from a symbol font that maps it to a letter
@@ -339,6 +345,12 @@ func (l *Line) compute(fonts []fontFlags) {
 	var bottoms []float64
 	bold, letters, mono, inked, italic, smallCaps := 0, 0, 0, 0, 0, 0
 	firstBold, lastBold := false, false
+	// firstBold is the weight of the line's first letter: a bold section
+	// number before a title set in another face ("3.1 Abstract", SPIE's
+	// bold number and oblique title) is no run-in label, whose words are
+	// bold.
+	sawLetter := false
+	leadBoldDigit := false // the first inked character is a bold digit
 	l.Math = 0
 	marker := footnoteMarker(l.chars)
 	wordGap := inferredSpaces(l.chars)
@@ -376,6 +388,9 @@ func (l *Line) compute(fonts []fontFlags) {
 		if c.Font >= 0 && c.Font < len(fonts) {
 			ff = fonts[c.Font]
 		}
+		if inked == 0 {
+			leadBoldDigit = unicode.IsDigit(c.Rune) && ff&boldFont != 0
+		}
 		inked++
 		if ff&monoFont != 0 {
 			mono++
@@ -394,8 +409,11 @@ func (l *Line) compute(fonts []fontFlags) {
 			if ff&smallCapsFont != 0 {
 				smallCaps++
 			}
-			if letters == 1 {
-				firstBold = ff&boldFont != 0
+			if unicode.IsLetter(c.Rune) {
+				if !sawLetter {
+					firstBold = ff&boldFont != 0
+				}
+				sawLetter = true
 			}
 			lastBold = ff&boldFont != 0
 			bottoms = append(bottoms, c.Box.Y0)
@@ -409,6 +427,7 @@ func (l *Line) compute(fonts []fontFlags) {
 	l.SmallCaps = letters > 0 && smallCaps*2 > letters
 	l.Ink = inked
 	l.RunIn = firstBold && !lastBold
+	l.BoldNumber = leadBoldDigit && sawLetter && !firstBold
 	for _, c := range l.chars {
 		if !isSpace(c.Rune) {
 			l.AfterGlyph = c.afterUnmapped
@@ -991,4 +1010,19 @@ func smallLeadGlyph(cs []char, size float64) bool {
 		}
 	}
 	return false
+}
+
+// subsectionNumber matches a multi-level section number opening a line:
+// "3.2 Displayed", "6.1.1. Dummy" (a list never numbers its items so).
+var subsectionNumber = regexp.MustCompile(`^\d{1,2}(\.\d{1,2})+\.?\s+\S`)
+
+// boldNumberedHead reports whether l is set as a subsection heading by the
+// weight of its number alone: a bold multi-level section number before a
+// title of at most ten words in the text face or italic (BoldNumber) that
+// does not close with a period, as SPIE's and other journals' styles set
+// subsections.
+func boldNumberedHead(l *Line) bool {
+	t := strings.TrimSpace(l.Text)
+	return l.BoldNumber && subsectionNumber.MatchString(t) && len(strings.Fields(t)) <= 10 &&
+		!strings.HasSuffix(t, ".") && !l.Hyphenated && !strings.HasSuffix(t, ",")
 }
