@@ -143,9 +143,14 @@ func buildLines(chars []pdf.Char, bold []fontFlags) []*Line {
 	}
 	flush()
 
+	split := make([][][]char, len(raw))
+	for i, rc := range raw {
+		split[i] = splitGaps(rc)
+	}
+	joinRunInGaps(split, bold)
 	var lines []*Line
-	for _, rc := range raw {
-		for _, part := range splitGaps(rc) {
+	for _, parts := range split {
+		for _, part := range parts {
 			if l := newLine(part, bold); l != nil {
 				lines = append(lines, l)
 			}
@@ -1025,4 +1030,95 @@ func boldNumberedHead(l *Line) bool {
 	t := strings.TrimSpace(l.Text)
 	return l.BoldNumber && subsectionNumber.MatchString(t) && len(strings.Fields(t)) <= 10 &&
 		!strings.HasSuffix(t, ".") && !l.Hyphenated && !strings.HasSuffix(t, ",")
+}
+
+// joinRunInGaps joins again the first two parts of a line that splitGaps
+// cut at a gap after a run-in heading: a head of at most eight words at the
+// line's start, all its letters bold or all italic, followed within three
+// ems by text whose first letter is in neither of the head's faces. Some
+// styles set such a head off by a wide space (APA's "Inter-rater
+// reliability." before a 1.7 em gap; resphilosophica's bold
+// "Acknowledgments") that is not a gutter: no other line of the frame
+// starts where the text after the gap does, as the lines of a column or
+// the cells of a table column do. split holds each pdfium line's parts
+// (splitGaps); fonts classifies the characters' fonts.
+func joinRunInGaps(split [][][]char, fonts []fontFlags) {
+	flags := func(c char) fontFlags {
+		if c.Font >= 0 && c.Font < len(fonts) {
+			return fonts[c.Font]
+		}
+		return 0
+	}
+	// starts are the left edges of every part's first inked character.
+	var starts []float64
+	for _, parts := range split {
+		for _, part := range parts {
+			for _, c := range part {
+				if !isSpace(c.Rune) {
+					starts = append(starts, c.Box.X0)
+					break
+				}
+			}
+		}
+	}
+	for i, parts := range split {
+		if len(parts) < 2 {
+			continue
+		}
+		head, text := parts[0], parts[1]
+		h := newLine(head, fonts)
+		if h == nil || len(strings.Fields(h.Text)) > 8 || !h.Bold && !h.Italic {
+			continue
+		}
+		// The head's last inked character and the text's first.
+		last, ok := lastInk(head)
+		if !ok {
+			continue
+		}
+		first := -1
+		for k, c := range text {
+			if !isSpace(c.Rune) {
+				first = k
+				break
+			}
+		}
+		if first < 0 {
+			continue
+		}
+		size := medianSize(head)
+		if gap := text[first].Box.X0 - last.Box.X1; gap > 3*size {
+			continue
+		}
+		// The text's first letter is in neither of the head's faces.
+		face := fontFlags(0)
+		if h.Bold {
+			face |= boldFont
+		}
+		if h.Italic {
+			face |= italicFont
+		}
+		letter := false
+		for _, c := range text[first:] {
+			if unicode.IsLetter(c.Rune) {
+				letter = flags(c)&face == 0
+				break
+			}
+		}
+		if !letter {
+			continue
+		}
+		x := text[first].Box.X0
+		shared := 0
+		for _, s := range starts {
+			if math.Abs(s-x) <= 1 {
+				shared++
+			}
+		}
+		if shared > 1 {
+			continue // other lines start there too: a gutter or a table column
+		}
+		joined := make([]char, 0, len(head)+len(text))
+		joined = append(append(joined, head...), text...)
+		split[i] = append([][]char{joined}, parts[2:]...)
+	}
 }
