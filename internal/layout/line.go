@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/crossmem/crossmem/internal/pdf"
 )
@@ -1034,8 +1035,9 @@ func boldNumberedHead(l *Line) bool {
 
 // joinRunInGaps joins again the first two parts of a line that splitGaps
 // cut at a gap after a run-in heading: a head of at most eight words at the
-// line's start, all its letters bold or all italic, followed within three
-// ems by text whose first letter is in neither of the head's faces. Some
+// line's start, with letters and no mathematics, all its letters bold, or
+// all italic and closing with a period, colon or dash, followed within
+// three ems by text whose first letter is in neither of the head's faces. Some
 // styles set such a head off by a wide space (APA's "Inter-rater
 // reliability." before a 1.7 em gap; resphilosophica's bold
 // "Acknowledgments") that is not a gutter: no other line of the frame
@@ -1067,8 +1069,11 @@ func joinRunInGaps(split [][][]char, fonts []fontFlags) {
 		}
 		head, text := parts[0], parts[1]
 		h := newLine(head, fonts)
-		if h == nil || len(strings.Fields(h.Text)) > 8 || !h.Bold && !h.Italic {
+		if h == nil || len(strings.Fields(h.Text)) > 8 || !h.Bold && !h.Italic || h.Math > 0 || letterCount(h.Text) < 2 {
 			continue
+		}
+		if r, _ := utf8.DecodeLastRuneInString(h.Text); !h.Bold && !strings.ContainsRune(runInDelims, r) {
+			continue // an italic head closes with a period, colon or dash (italic alone is also math's)
 		}
 		// The head's last inked character and the text's first.
 		last, ok := lastInk(head)
@@ -1121,4 +1126,14 @@ func joinRunInGaps(split [][][]char, fonts []fontFlags) {
 		joined = append(append(joined, head...), text...)
 		split[i] = append([][]char{joined}, parts[2:]...)
 	}
+}
+
+func letterCount(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
 }

@@ -315,3 +315,67 @@ func TestLineNumbersAreNoPageNumbers(t *testing.T) {
 		t.Errorf("margin notes %q, want the 14 line numbers", margin)
 	}
 }
+
+// Subsections numbered in bold before a title in italic or in the text
+// face, at the body size (SPIE's journals), are headings in a PDF with no
+// outline, and the paragraph set right under one with no space between is
+// a paragraph of its own; a list numbered in bold and a sentence that opens
+// with a bold number are not headings (nor is the title, alone at the top
+// of a one-page document: documentTitle). A PDF made at test time by
+// pdfTeX from testdata/bold_number_sections.tex.
+func TestBoldNumberSections(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "bold_number_sections.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	var heads []string
+	var sections []string
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			text := strings.Join(strings.Fields(b.Text()), " ")
+			if b.Kind == Heading {
+				heads = append(heads, text)
+			}
+			if b.Section != nil {
+				sections = append(sections, b.Section.Title)
+			}
+			if strings.HasPrefix(text, "1.1 Displayed equations") && text != "1.1 Displayed equations" {
+				t.Errorf("the heading runs into its paragraph: %q", text)
+			}
+		}
+	}
+	want := []string{"1 Introduction", "1.1 Displayed equations", "1.1.1 Dummy subsubsection"}
+	if !slices.Equal(heads, want) {
+		t.Errorf("headings %q, want %q", heads, want)
+	}
+	if !slices.Equal(sections, want) {
+		t.Errorf("sections %q, want %q", sections, want)
+	}
+}
+
+// A run-in head set off from its text by a wide space (1.5 to 1.7 em, bold
+// or bold italic) stays on its line, the line in its paragraph; a table's
+// bold labels 2 em before their cells are cut from them, every row's cell
+// starting at the same place. A PDF made at test time by pdfTeX from
+// testdata/runin_gaps.tex.
+func TestRunInGaps(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "runin_gaps.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	var lines []string
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			for _, l := range b.Lines {
+				lines = append(lines, l.Text)
+			}
+		}
+	}
+	for head, text := range map[string]string{"Reliability.": "Morbi luctus", "Inter-rater reliability.": "Suspendisse vitae", "Acknowledgments": "The work"} {
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, head) })
+		if i < 0 || !strings.Contains(lines[i], text) {
+			t.Errorf("the line of head %q does not go on with %q: lines %q", head, text, lines)
+		}
+	}
+	for _, label := range []string{"Alpha:", "Beta:", "Gamma:"} {
+		if !slices.Contains(lines, label) {
+			t.Errorf("table label %q is not cut from its cell: lines %q", label, lines)
+		}
+	}
+}
