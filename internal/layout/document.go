@@ -475,7 +475,14 @@ type outlineMatch struct {
 	first, last int  // heading lines: first in the block, last in the block extra blocks on
 	extra       int  // further blocks the heading runs into
 	runIn       bool // the heading's last line continues with body text
-	dist        float64
+	// fuzzy is true when the lines' key only resembles the title's
+	// (similar) rather than equal it or start with it.
+	fuzzy bool
+	// after is true when the heading starts at or after the entry's
+	// destination in reading order (afterDestination); dist is how far
+	// its top lies from the destination's, in points.
+	after bool
+	dist  float64
 	// head and rest are the heading's last line cut where a run-in
 	// heading ends, and the text after it (see runInMatch).
 	head, rest *Line
@@ -486,7 +493,8 @@ type outlineMatch struct {
 // (after the previous entry's heading), or, when its destination names no
 // usable page, on the pages after the previous entry's; among the lines
 // whose text starts with the entry's title (titleKey, similar) the one
-// nearest the destination's position wins. An entry that matches no line
+// nearest the destination's position wins, a line that carries the title
+// exactly before one that only resembles it. An entry that matches no line
 // but has a position opens its section at the first block below that
 // position. It returns false, and changes nothing, when fewer than two
 // entries or fewer than half of them are placed: then typography decides.
@@ -537,11 +545,13 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 					if !ok {
 						continue
 					}
-					m.page, m.block = pn, bi
+					m.page, m.block, m.after = pn, bi, true
 					if pn == e.Page && e.HasY {
-						m.dist = math.Abs(b.Lines[li].Box.Y1 - e.Y)
+						l := b.Lines[li]
+						m.dist = math.Abs(l.Box.Y1 - e.Y)
+						m.after = afterDestination(l, e, p.Width)
 					}
-					if best.page < 0 || m.dist < best.dist {
+					if betterMatch(m, best) {
 						best = m
 					}
 					break
@@ -704,6 +714,46 @@ func applyOutline(pages []*Page, outline []pdf.OutlineEntry) bool {
 	return true
 }
 
+// betterMatch reports whether outline match m beats best (page -1: none
+// yet) for an entry: the title's own words beat a resemblance wherever
+// they lie ("Section title …" is not "Subsection title …", one edit per
+// tenth of the letters apart); then a heading at or after the destination
+// in reading order beats one before it, the first of those in reading
+// order winning (a title repeated further on names a later section); among
+// headings before it the nearest wins.
+func betterMatch(m, best outlineMatch) bool {
+	switch {
+	case best.page < 0:
+		return true
+	case m.fuzzy != best.fuzzy:
+		return !m.fuzzy
+	case m.after != best.after:
+		return m.after
+	case m.after:
+		return false // best comes first in reading order
+	}
+	return m.dist < best.dist
+}
+
+// afterDestination reports whether line l, on the page of outline entry
+// e's destination (page width w, points), starts at or after the
+// destination in reading order: not in an earlier column (ending left of
+// the destination's x), and in a later column (starting a quarter of the
+// page or more right of it) or with its top no higher than a line above
+// the destination's. A destination set at the foot of a column for a
+// heading that went on to the next column's top is thus before it.
+func afterDestination(l *Line, e pdf.OutlineEntry, w float64) bool {
+	if e.HasX {
+		if l.Box.X1 <= e.X+2 {
+			return false
+		}
+		if l.Box.X0 >= e.X+0.25*w {
+			return true
+		}
+	}
+	return l.Box.Y1 <= e.Y+2+l.Size
+}
+
 var (
 	// headNumberNamed and headNumberPlain find a heading's number:
 	// "Appendix A. …" → "A", "Chapter 3 …" → "3"; "2.1 …", "A.1. …" →
@@ -780,6 +830,11 @@ func labelsIntoText(p *Page, labels map[*Block]bool) {
 func matchTitle(p *Page, bi, li int, key string) (outlineMatch, bool) {
 	acc := ""
 	b, k, extra := p.Blocks[bi], li, 0
+	// fallback is a resemblance found on lines that carry only the start
+	// of the title, kept while the next lines may carry the rest ("… -
+	// subsection" resembles "… - subsection head", whose last word the
+	// next line holds).
+	var fallback *outlineMatch
 	for n := 0; n < 4; n++ {
 		if k == len(b.Lines) {
 			// Continue into the next block if it sits right below.
@@ -796,15 +851,28 @@ func matchTitle(p *Page, bi, li int, key string) (outlineMatch, bool) {
 		}
 		acc += titleKey(b.Lines[k].Text)
 		switch {
-		case similar(acc, key):
+		case acc == key:
 			return outlineMatch{first: li, last: k, extra: extra}, true
+		case similar(acc, key) && fallback == nil && strings.HasPrefix(key, acc):
+			fallback = &outlineMatch{first: li, last: k, extra: extra, fuzzy: true}
+		case similar(acc, key):
+			if fallback != nil {
+				return *fallback, true
+			}
+			return outlineMatch{first: li, last: k, extra: extra, fuzzy: true}, true
 		case strings.HasPrefix(acc, key) && len(key) >= 4:
 			// The title ends inside line k: a run-in heading.
 			return outlineMatch{first: li, last: k, extra: extra, runIn: true}, true
 		case !strings.HasPrefix(key, acc) && !(len(acc) >= 8 && similar(acc, key[:min(len(key), len(acc))])):
+			if fallback != nil {
+				return *fallback, true
+			}
 			return outlineMatch{}, false
 		}
 		k++
+	}
+	if fallback != nil {
+		return *fallback, true
 	}
 	return outlineMatch{}, false
 }

@@ -379,3 +379,58 @@ func TestRunInGaps(t *testing.T) {
 		}
 	}
 }
+
+// Outline entries are matched to the headings that carry their titles,
+// not to ones that merely resemble them: a section whose destination lies
+// right above its subsection takes its own heading ("Section title …"),
+// not the subsection's ("Subsection title …", a tenth of the letters
+// apart), and a heading broken over two lines takes both, though its
+// first line alone resembles the title. A PDF made at test time by pdfTeX
+// from testdata/outline_titles.tex.
+func TestOutlineTitles(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "outline_titles.tex"))
+	data, err := os.ReadFile(pdfPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Outline) != 4 {
+		t.Fatalf("outline %+v, want four entries", st.Outline)
+	}
+	type sec struct {
+		title string
+		level int
+	}
+	var got []sec
+	var heads, paras []string
+	for _, p := range Document(pages, st) {
+		for _, b := range p.Blocks {
+			text := strings.Join(strings.Fields(b.Text()), " ")
+			if b.Section != nil {
+				got = append(got, sec{b.Section.Title, b.Section.Level})
+			}
+			switch b.Kind {
+			case Heading:
+				heads = append(heads, text)
+			case Paragraph:
+				paras = append(paras, text)
+			}
+		}
+	}
+	want := []sec{{"1 Introduction", 1}, {"Section title of the first appendix", 1}, {"Subsection title of the first appendix", 2},
+		{"This is an example for the second level head - subsection head", 1}}
+	if !slices.Equal(got, want) {
+		t.Errorf("sections %v, want %v", got, want)
+	}
+	wantHeads := []string{"1 Introduction", "Section title of the first appendix", "Subsection title of the first appendix",
+		"This is an example for the second level head - subsection head"}
+	if !slices.Equal(heads, wantHeads) {
+		t.Errorf("headings %q, want %q", heads, wantHeads)
+	}
+	if slices.Contains(paras, "head") {
+		t.Errorf("the heading's last word is a paragraph of its own: %q", paras)
+	}
+}
