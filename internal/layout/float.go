@@ -1563,6 +1563,9 @@ func separateFloats(body []*region, gs []pdf.Graphic, extent pdf.Rect, st Stats)
 			found[i].src = &tableSource{box: areas[i].box, hRules: hRules, vRule: vRules, lines: f.lines, toc: areas[i].toc, vouched: areas[i].vouched}
 			found[i].readCells()
 			rej := notATable(found[i].Cells, areas[i].box, hRules)
+			if rej == isTable && !areas[i].toc && codeListing(f.lines, areas[i].box, hRules) {
+				rej = asText // a listing: its lines are typed Code (mathAndCode)
+			}
 			if areas[i].vouched {
 				rej = isTable // a caption says it is one
 			}

@@ -50,6 +50,8 @@ type Line struct {
 	// are set in a monospaced font.
 	Ink, Math int
 	Mono      bool
+	// monoInk counts the characters of Ink set in a monospaced font.
+	monoInk int
 	// AfterGlyph is true when the line starts right after a glyph that has
 	// no Unicode value, such as a bullet drawn from a symbol font without a
 	// ToUnicode entry: a list item whose marker cannot be quoted.
@@ -441,6 +443,7 @@ func (l *Line) compute(fonts []fontFlags) {
 		}
 	}
 	l.Mono = inked > 0 && mono*10 >= inked*8
+	l.monoInk = mono
 	l.Bullet = smallLeadGlyph(l.chars, l.Size)
 	if len(bottoms) > 0 {
 		l.Base = median(bottoms)

@@ -246,9 +246,12 @@ func numberColumn(group []lineNumber, lines []*Line, side int, st Stats) ([]line
 		}
 	}
 	isNumber := map[*Line]bool{}
+	numBases := make([]float64, 0, len(group)) // ascending
 	for _, g := range group {
 		isNumber[g.line] = true
+		numBases = append(numBases, g.line.Base)
 	}
+	sort.Float64s(numBases)
 	// In the margin: no line of running text on the page reaches the
 	// numbers from the text's side (a table's or a list's numbers stand
 	// at the column's edge, where the paragraphs around them start), and
@@ -271,11 +274,12 @@ func numberColumn(group []lineNumber, lines []*Line, side int, st Stats) ([]line
 		if l.Mono || statsOf(l).words < 2 || l.Box.Y0 > top || l.Box.Y1 < bottom {
 			continue
 		}
-		for _, g := range group {
-			if math.Abs(g.line.Base-l.Base) < 0.3*l.Size {
-				shared++
-				break
-			}
+		// A number's baseline within 0.3 of the line's size of its own
+		// (a binary search: a page of thousands of numbered lines is
+		// judged in n log n).
+		lo, hi := l.Base-0.3*l.Size, l.Base+0.3*l.Size
+		if i := sort.Search(len(numBases), func(i int) bool { return numBases[i] > lo }); i < len(numBases) && numBases[i] < hi {
+			shared++
 		}
 	}
 	for _, g := range group {

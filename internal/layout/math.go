@@ -67,7 +67,9 @@ func mathish(l *Line) bool {
 //   - a block whose lines are all mathLines is an Equation; an equation
 //     number alone joins the block on its baseline to its left when that
 //     block is an equation or a single line that is not prose;
-//   - a block whose lines are at least 80 % monospaced is Code;
+//   - a block whose lines are at least 80 % code lines is Code
+//     (codeBlock), and the parts of a listing set side by side are one
+//     (listingBeside);
 //   - a line of at most four words set between two equations, one below
 //     the other ("and", "where", "and we obtain"), joins them;
 //   - consecutive Equation blocks (Code blocks) less than a line and a
@@ -85,17 +87,14 @@ func mathAndCode(blocks []*Block) []*Block {
 		if b.Kind != Paragraph {
 			continue
 		}
-		maths, monos := 0, 0
+		maths := 0
 		for _, l := range b.Lines {
 			if mathLine(l) {
 				maths++
 			}
-			if l.Mono {
-				monos++
-			}
 		}
 		switch {
-		case monos*10 >= len(b.Lines)*8:
+		case codeBlock(b):
 			b.Kind = Code
 		case maths == len(b.Lines):
 			b.Kind = Equation
@@ -139,10 +138,42 @@ func mathAndCode(blocks []*Block) []*Block {
 		}
 		b.Kind = Equation
 	}
-	// Pieces of one equation or listing.
+	// Pieces of one equation or listing, and a listing's parts set side
+	// by side (listing.go), which may share a band only once their pieces
+	// are stacked: until no more join.
+	joined := stackDisplays(out, false)
+	for {
+		n := len(joined)
+		joined = stackDisplays(listingBeside(joined), true)
+		if len(joined) == n {
+			break
+		}
+	}
+	joined = besideJoin(joined)
+	// Pieces that lie within a display joined above, or right after it
+	// on its band, join it too.
+	if pieces(joined) {
+		joined = besideJoin(joined)
+	}
+	// A line of code is one line: its parts that a wide run of spaces
+	// split (a line number and its code, code and its comment) are
+	// joined again, left to right.
+	for _, b := range joined {
+		if b.Kind == Code {
+			b.Lines = joinBaselines(b.Lines)
+		}
+	}
+	return joined
+}
+
+// stackDisplays joins the pieces of one equation or listing: consecutive
+// Equation blocks (Code blocks) less than a line and a half (two lines)
+// apart, one below the other, are one block; Code blocks only when
+// codeOnly is set.
+func stackDisplays(out []*Block, codeOnly bool) []*Block {
 	var joined []*Block
 	for _, b := range out {
-		if n := len(joined); n > 0 && (b.Kind == Equation || b.Kind == Code) && joined[n-1].Kind == b.Kind {
+		if n := len(joined); n > 0 && (b.Kind == Equation && !codeOnly || b.Kind == Code) && joined[n-1].Kind == b.Kind {
 			p := joined[n-1]
 			s := math.Max(p.Size(), b.Size())
 			gap := p.Box.Y0 - b.Box.Y1
@@ -158,12 +189,6 @@ func mathAndCode(blocks []*Block) []*Block {
 			}
 		}
 		joined = append(joined, b)
-	}
-	joined = besideJoin(joined)
-	// Pieces that lie within a display joined above, or right after it
-	// on its band, join it too.
-	if pieces(joined) {
-		joined = besideJoin(joined)
 	}
 	return joined
 }
@@ -293,28 +318,28 @@ func beside(a, b *Block, blocks []*Block) bool {
 
 // framedListing reports whether a figure's text is a code listing drawn
 // in a frame (a box or rules around it, which made it a figure): at least
-// two lines, 80 % of them monospaced, set as a listing is — stacked at
+// two lines (a line number beside its code line counts as one), 80 % of
+// those that are no line number alone code lines (codeBlock), set as a
+// listing is — stacked at
 // most two lines apart and starting at one left edge (half of the lines
-// at least; the rest indented). The labels of a diagram set in a
+// at least; the rest indented) or, indented deeper, at one baseline pitch
+// (80 % of the gaps between lines within 0.15 of their size of the
+// median gap). The labels of a diagram set in a
 // monospaced font are scattered, not stacked so.
 func framedListing(b *Block) bool {
 	if b.Kind != FigureText || b.Float == nil || b.Float.Kind != Figure || len(b.Lines) < 2 {
 		return false
 	}
-	ls := append([]*Line(nil), b.Lines...)
-	sortLinesTopDown(ls)
-	mono, x0 := 0, math.Inf(1)
+	ls := joinBaselines(append([]*Line(nil), b.Lines...))
+	if len(ls) < 2 || !codeBlock(&Block{Lines: ls}) {
+		return false
+	}
+	x0 := math.Inf(1)
 	for i, l := range ls {
-		if l.Mono {
-			mono++
-		}
 		x0 = math.Min(x0, l.Box.X0)
 		if i > 0 && ls[i-1].Base-l.Base > 2.2*math.Max(l.Size, ls[i-1].Size) {
 			return false
 		}
-	}
-	if mono*10 < len(ls)*8 {
-		return false
 	}
 	edge := 0
 	for _, l := range ls {
@@ -322,7 +347,27 @@ func framedListing(b *Block) bool {
 			edge++
 		}
 	}
-	return edge*2 >= len(ls)
+	if edge*2 >= len(ls) {
+		return true
+	}
+	// Deeply indented code starts few lines at its left edge; its lines
+	// still follow each other at one baseline pitch (verbatim sets every
+	// line at the baseline skip), where a diagram's labels are placed
+	// where its drawing needs them.
+	if len(ls) < 3 {
+		return false
+	}
+	gaps := make([]float64, 0, len(ls)-1)
+	for i := 1; i < len(ls); i++ {
+		gaps = append(gaps, ls[i-1].Base-ls[i].Base)
+	}
+	pitch, even := median(gaps), 0
+	for i, g := range gaps {
+		if math.Abs(g-pitch) <= 0.15*ls[i+1].Size {
+			even++
+		}
+	}
+	return even*10 >= len(gaps)*8
 }
 
 // splitDisplays splits off a paragraph block's display lines at its start

@@ -344,26 +344,22 @@ func rowsInBand(ps []piece, xs, ys []float64, box pdf.Rect) bool {
 	lines := map[key]map[int]bool{}
 	sorted := append([]piece(nil), ps...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].base > sorted[j].base })
-	lineOf := map[int]float64{}
+	// The baselines of each band's lines, in the order they were met.
+	bases := map[int][]float64{}
 	for _, p := range sorted {
 		cy := (p.box.Y0 + p.box.Y1) / 2
 		band := sort.SearchFloat64s(edgesY, cy)
 		col := sort.SearchFloat64s(edgesX, (p.box.X0+p.box.X1)/2)
 		li := -1
-		for k, b := range lineOf {
-			if k/1000 == band && math.Abs(b-p.base) < 0.35*p.size {
-				li = k % 1000
+		for i, b := range bases[band] {
+			if math.Abs(b-p.base) < 0.35*p.size {
+				li = i
+				break
 			}
 		}
 		if li < 0 {
-			n := 0
-			for k := range lineOf {
-				if k/1000 == band {
-					n++
-				}
-			}
-			li = n
-			lineOf[band*1000+li] = p.base
+			li = len(bases[band])
+			bases[band] = append(bases[band], p.base)
 		}
 		k := key{band, li}
 		if lines[k] == nil {

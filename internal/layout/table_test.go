@@ -214,3 +214,29 @@ func TestAlignedStartsHostile(t *testing.T) {
 		t.Fatal("alignedStarts did not return in 20 s")
 	}
 }
+
+// rowsInBand on a band of more than a thousand lines (a hostile grid:
+// one rule under a head, then a thousand and two lines): each line is
+// its own, so the band holds one line that fills both columns and no two
+// — no rows left in one band. Lines were once numbered band*1000+line,
+// which made the thousandth line of a band collide with the next band's
+// first and gathered every later line into one that filled both columns.
+func TestRowsInBandManyLines(t *testing.T) {
+	const n = 1002
+	box := pdf.Rect{X0: 0, Y0: 0, X1: 200, Y1: float64(n + 20)}
+	rule := float64(n + 5)
+	var ps []piece
+	at := func(x0, base float64) {
+		ps = append(ps, piece{text: "x", box: pdf.Rect{X0: x0, Y0: base, X1: x0 + 20, Y1: base + 0.7}, base: base, size: 1})
+	}
+	at(10, float64(n+10)) // the head, over the rule
+	at(110, float64(n+10))
+	at(10, float64(n)) // the band's one full line
+	at(110, float64(n))
+	for i := 1; i < n; i++ {
+		at(10+100*float64(i%2), float64(n-i))
+	}
+	if rowsInBand(ps, []float64{100}, []float64{rule}, box) {
+		t.Error("rowsInBand = true, want false: one line of the band fills both columns")
+	}
+}
