@@ -2,6 +2,7 @@ package layout
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/crossmem/crossmem/internal/pdf"
@@ -48,14 +49,113 @@ func captionedTables(h, v []pdf.Rect, lines []*Line, taken []floatArea, ro roles
 		if tableNear(cap, taken, l.Size) || tableNearRects(cap, out, l.Size) {
 			continue
 		}
+		found := false
 		for _, below := range []bool{true, false} {
 			if box, ok := vouchedRun(cap, below, h, lines, ro); ok {
 				out = append(out, box)
+				found = true
 				break
+			}
+		}
+		for _, below := range []bool{true, false} {
+			if found {
+				break
+			}
+			if box, ok := unruledRun(cap, below, lines, taken, ro); ok {
+				out = append(out, box)
+				found = true
 			}
 		}
 	}
 	return out
+}
+
+// unruledRun looks for a table without rules (or with a rule under its
+// head only) on one side of its caption (below: the table under the
+// caption) and returns its area: the rows across the caption's column
+// that follow it away from it, the first within two and a half lines of
+// it and each less than a line from the one before (a table's rows are
+// set at the baseline skip or a little more; the running text around a
+// float is set off by a float's separation, a heading by its space
+// above), up to a row of running text (a prose line whose words are a
+// word space apart, wordSpaced: a table's cells are a column gap apart), a caption
+// or another float. The rows must set a grid of cells (alignedPhrases):
+// two rows at least, most of them two phrases or more whose starts line
+// up in two columns.
+func unruledRun(cap pdf.Rect, below bool, lines []*Line, taken []floatArea, ro roles) (pdf.Rect, bool) {
+	size := medianLineSize(lines)
+	var cand []*Line
+	for _, l := range lines {
+		if l.Box.X1 <= cap.X0 || l.Box.X0 >= cap.X1 || l.Box.Intersect(cap) != (pdf.Rect{}) {
+			continue
+		}
+		if below && l.Box.Y1 <= cap.Y0+1 || !below && l.Box.Y0 >= cap.Y1-1 {
+			cand = append(cand, l)
+		}
+	}
+	rows := rowsOf(cand)
+	if !below {
+		slices.Reverse(rows)
+	}
+	var in []*Line
+	var box pdf.Rect
+	edge := cap // the caption, then the rows so far
+	for _, r := range rows {
+		gap := edge.Y0 - r.box.Y1
+		if !below {
+			gap = r.box.Y0 - edge.Y1
+		}
+		limit := size
+		if len(in) == 0 {
+			limit = 2.5 * size
+		}
+		if gap > limit {
+			break
+		}
+		stop := false
+		for _, l := range r.lines {
+			if ro.caption[l] || opensCaption(l) || inAreas(l, taken) || prose(l) && wordSpaced(l) {
+				stop = true
+				break
+			}
+		}
+		if stop {
+			break
+		}
+		in = append(in, r.lines...)
+		box = box.Union(r.box)
+		edge = box
+	}
+	if len(rowsOf(in)) < 2 || !alignedPhrases(in) {
+		return pdf.Rect{}, false
+	}
+	return box, true
+}
+
+// wordSpaced reports whether the words of line l are set a word space
+// apart, as running text is: the median gap between them is under 0.6 of
+// its size (a loose justified line's spaces stay under it) and the
+// widest under two and a half times the median or 0.8 of the size (a
+// justified line stretches all its spaces alike; a sentence's end takes a
+// little more). A row of a table's one-word cells ("Data Data Data …")
+// reads as a prose line by its words, but its words are a column gap
+// apart; a head row of two-word heads has word spaces inside its cells
+// and column gaps between them. True for a line whose words cannot be
+// told.
+func wordSpaced(l *Line) bool {
+	ws := fieldWords(l)
+	if len(ws) < 2 {
+		return true
+	}
+	gaps := make([]float64, 0, len(ws)-1)
+	widest := math.Inf(-1)
+	for i := 1; i < len(ws); i++ {
+		g := ws[i].Box.X0 - ws[i-1].Box.X1
+		gaps = append(gaps, g)
+		widest = math.Max(widest, g)
+	}
+	m := median(gaps)
+	return m < 0.6*l.Size && widest < math.Max(2.5*m, 0.8*l.Size)
 }
 
 // captionBox returns the box of the caption that line l opens: l and the
@@ -306,11 +406,11 @@ func inVouched(l *Line, areas []floatArea) bool {
 }
 
 // mostlyProse reports whether at least half of the lines are running text
-// (prose).
+// (prose, its words a word space apart: wordSpaced).
 func mostlyProse(lines []*Line) bool {
 	n := 0
 	for _, l := range lines {
-		if prose(l) {
+		if prose(l) && wordSpaced(l) {
 			n++
 		}
 	}

@@ -1,12 +1,14 @@
 package layout
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/pdf"
+	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // Tables that only their captions vouch for (real corpus pages): a box of
@@ -82,5 +84,65 @@ func TestTableBandHeadPokingIn(t *testing.T) {
 	ro.running[across] = true
 	if tableBand(band, append(lines, across), ro) {
 		t.Error("running text across the rules' ends did not stop the band")
+	}
+}
+
+// Tables only their captions vouch for (testdata/captioned_tables.tex,
+// typeset by pdfTeX at test time): a table with a rule under its head
+// alone, whose head row reads like prose, and notes under it; a table of
+// words without rules; a ruled table of one-word cells whose rows read
+// like prose. Each is its caption's table with the cells of the source,
+// and the notes and the paragraphs stay out of them.
+func TestCaptionedTablesWithoutRules(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "captioned_tables.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	if len(pages) != 1 {
+		t.Fatalf("%d pages, want 1", len(pages))
+	}
+	header, data := make([]string, 8), make([]string, 8)
+	for i := range 8 {
+		header[i], data[i] = "Header Unit", "Data"
+	}
+	for _, c := range []struct {
+		caption string
+		cells   [][]string
+	}{
+		{"Table 1.", [][]string{
+			{"First head∗", "Second head", "Third head", "Fourth head"},
+			{"center", "doctor", "0.2", "10.55"},
+			{"tab", "dentist", "0.15", "33.12"},
+			{"worse", "man†", "10.58", "45.10"},
+			{"better", "home", "43.9", "12.34"},
+		}},
+		{"Table 2:", [][]string{
+			{`\arccos`, "arccos", `\deg`, "deg", `\lg`, "lg"},
+			{`\arcsin`, "arcsin", `\det`, "det", `\lim`, "lim"},
+			{`\arctan`, "arctan", `\dim`, "dim", `\liminf`, "lim inf"},
+			{`\cos`, "cos", `\exp`, "exp", `\limsup`, "lim sup"},
+			{`\cosh`, "cosh", `\gcd`, "gcd", `\ln`, "ln"},
+		}},
+		{"Table 3.", [][]string{header, data, data, data}},
+	} {
+		f, ok := captionFloat(pages[0], c.caption)
+		if !ok {
+			t.Errorf("no caption %q", c.caption)
+			continue
+		}
+		if f == nil || f.Kind != Table {
+			t.Errorf("caption %q: float %+v, want a table", c.caption, f)
+			continue
+		}
+		if !slices.EqualFunc(f.Cells, c.cells, slices.Equal) {
+			t.Errorf("caption %q: cells\n%q\nwant\n%q", c.caption, f.Cells, c.cells)
+		}
+	}
+	paras := 0
+	for _, b := range pages[0].Blocks {
+		if b.Kind == Paragraph {
+			paras++
+		}
+	}
+	if paras != 6 { // four paragraphs of running text and the two notes
+		t.Errorf("%d paragraphs, want 6", paras)
 	}
 }
