@@ -55,9 +55,9 @@ const (
 )
 
 var (
-	// numberToken is a cell value: a number (with sign, unit marks,
-	// footnote marks) or a mark that stands for one (a dash, n/a, a tick).
-	numberToken = regexp.MustCompile(`^([-−–+±(\[]*[0-9]+([.,:/][0-9]+)*[%)\]*†‡]*[.,;]?|[-–—✓✔✗✘×]|(?i:n/?a))$`)
+	// numberToken is a cell value: a number (with sign, an uncertainty
+	// written on it, "9117±38", unit marks, footnote marks) or a mark that stands for one (a dash, n/a, a tick).
+	numberToken = regexp.MustCompile(`^([-−–+±(\[]*[0-9]+([.,:/][0-9]+)*(±[0-9]+([.,][0-9]+)*)?[%)\]*†‡]*[.,;]?|[-–—✓✔✗✘×]|(?i:n/?a))$`)
 	eqNumber    = regexp.MustCompile(`^\(\s*([A-Z]\.?\s*)?[0-9]{1,3}(\.[0-9]{1,3})?[a-z]?\s*\)$`)
 )
 
@@ -505,7 +505,7 @@ func ruledTables(h, v, marks []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 		for n < len(group) {
 			top, bottom := h[group[n-1]], h[group[n]]
 			band := pdf.Rect{X0: math.Min(top.X0, bottom.X0), Y0: bottom.Y1, X1: math.Max(top.X1, bottom.X1), Y1: top.Y0}
-			if !emptyOrTabular(band, lines, ro) || captionCrosses(band, lines, ro) {
+			if !emptyOrTabular(band, lines, ro) || captionCrosses(band, lines, ro) || n >= 3 && blankGap(band, lines, marks) {
 				if debugFloats != nil {
 					debugFloats("  run breaks at band %v", band)
 				}
@@ -562,6 +562,30 @@ func ruledTables(h, v, marks []pdf.Rect, lines []*Line, ro roles) []pdf.Rect {
 	return out
 }
 
+// blankGap reports whether the band between two rules is the space
+// between two tables set one above the other (the parts of a table split
+// in parts, two floats stacked): taller than one and a half of the
+// lines' median size, with no text and nothing drawn in it. Inside one
+// table, rules separate rows of cells; no row is left empty. It ends a
+// run of three rules or more (a table's top, head and bottom rules); a
+// run of two (a box's frame) may go on.
+func blankGap(band pdf.Rect, lines []*Line, marks []pdf.Rect) bool {
+	if band.Height() <= 1.5*medianLineSize(lines) {
+		return false
+	}
+	for _, l := range lines {
+		if l.Box.Intersect(band) != (pdf.Rect{}) {
+			return false
+		}
+	}
+	for _, m := range marks {
+		if m.Intersect(band) != (pdf.Rect{}) {
+			return false
+		}
+	}
+	return true
+}
+
 // crossedByText reports whether running text lies in box but sticks out
 // of it sideways by more than two of its ems: the column of text beside a
 // figure whose frame's rules joined a table's. A cell's text stays
@@ -614,8 +638,8 @@ func emptyBands(box pdf.Rect, group []int, h []pdf.Rect, lines []*Line) int {
 }
 
 // emptyOrTabular reports whether a band between two rules can be part of
-// a table: it holds no text, text that is not mostly running text or a
-// caption (a group's header row such as "Region A"), or rows of cells
+// a table: it holds no text, text that is not mostly running text (whose
+// words are a word space apart: wordSpaced) or a caption (a group's header row such as "Region A"), or rows of cells
 // (tabularText; cells may wrap running text).
 //
 // A band of one row that is no caption is a table's head row between its
@@ -631,7 +655,9 @@ func emptyOrTabular(band pdf.Rect, lines []*Line, ro roles) bool {
 			n++
 			in = in.Union(l.Box)
 			size = math.Max(size, l.Size)
-			if ro.running[l] || ro.caption[l] {
+			// A line of heads a column gap apart reads as prose by its
+			// words but is a table's row (wordSpaced).
+			if ro.running[l] && wordSpaced(l) || ro.caption[l] {
 				running++
 			}
 			if ro.caption[l] {

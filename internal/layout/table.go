@@ -681,14 +681,32 @@ func stream(ps []piece, lines []*Line, box pdf.Rect, h []pdf.Rect, cuts []float6
 	}
 	// Rules separate the body's rows when three or more bands below the
 	// head hold text (two may be a body and its notes under the last
-	// rule).
+	// rule) and some band holds a wrapped line: a line that fills fewer
+	// columns than the band's first one. Bands whose every line fills
+	// as many columns as the first are groups of rows of single lines
+	// (\hline or \midrule between groups of rows).
 	bodyBands := map[int]bool{}
-	for _, r := range rows {
-		if !inHead(r) {
-			bodyBands[bandOf(r)] = true
+	firstFill := map[int]int{}
+	wrapped := false
+	for i, r := range rows {
+		if inHead(r) {
+			continue
+		}
+		b := bandOf(r)
+		n := 0
+		for _, c := range lineCells[i] {
+			if len(c) > 0 {
+				n++
+			}
+		}
+		if !bodyBands[b] {
+			bodyBands[b] = true
+			firstFill[b] = n
+		} else if n < firstFill[b] {
+			wrapped = true
 		}
 	}
-	ruledRows := len(bodyBands) >= 3
+	ruledRows := len(bodyBands) >= 3 && wrapped
 	// ruled reports whether a rule runs between lines i-1 and i over one
 	// of line i's pieces (a rule under a head spanning columns).
 	ruled := func(i int) bool {

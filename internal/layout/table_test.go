@@ -240,3 +240,64 @@ func TestRowsInBandManyLines(t *testing.T) {
 		t.Error("rowsInBand = true, want false: one line of the band fills both columns")
 	}
 }
+
+// Ruled tables whose rules group rows (testdata/table_groups.tex, typeset
+// by pdfTeX at test time): measurements with uncertainties in groups of
+// three rows whose label is set on the middle row; a table split in two
+// parts one above the other, each part its own table with its head; a
+// table of words whose rules set off groups of single-line rows. Every
+// row is its own, with the cells of the source.
+func TestTableGroups(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "table_groups.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	if len(pages) != 1 {
+		t.Fatalf("%d pages, want 1", len(pages))
+	}
+	var tables []*Float
+	for _, f := range pages[0].Floats {
+		if f.Kind == Table {
+			tables = append(tables, f)
+		}
+	}
+	want := [][][]string{
+		{
+			{"Model", "Component", "Shift", "Width", "Flux"},
+			{"", "BELs", "−97.13", "9117±38", "1033±33"},
+			{"Model 1", "IELs", "−4049.123", "1974±22", "2495±30"},
+			{"", "NELs", "· · ·", "641±4", "449±23"},
+			{"", "BELs", "−85", "8991±41", "988±29"},
+			{"Model 2", "IELs", "−51000", "2025±26", "2494±32"},
+			{"", "NELs", "52", "637±10", "477±17"},
+		},
+		{
+			{"NV", "SiIV", "CIV", "MgII", "Hg", "Lya"},
+			{"(6)", "(7)", "(8)", "(9)", "(10)", "(11)"},
+			{"< 35", "< 166", "637±31", "1951±26", "991±30", "1033±33"},
+			{"< 42", "< 109", "995±186", "83±30", "75±23", "2495±30"},
+			{"< 6", "< 9", "–", "275±18", "150±11", "449±23"},
+		},
+		{
+			{"Hb", "Ha", "HeI", "Pag"},
+			{"3502±42", "20285±80", "2025±116", "1289±107"},
+			{"130±25", "357±94", "194±64", "36±23"},
+			{"313±12", "958±43", "318±34", "151±17"},
+		},
+		{
+			{"New", "Old", "Output"},
+			{"textbf", "bf", "boldface"},
+			{"textit", "it", "italic"},
+			{"textsf", "sf", "sans serif"},
+			{"textsc", "sc", "small capitals"},
+			{"mathcal", "cal", "calligraphy"},
+			{"mib", "mib", "math bold italic"},
+		},
+	}
+	if len(tables) != len(want) {
+		t.Fatalf("%d tables, want %d", len(tables), len(want))
+	}
+	for i, f := range tables {
+		if !slices.EqualFunc(f.Cells, want[i], slices.Equal) {
+			t.Errorf("table %d: cells\n%q\nwant\n%q", i+1, f.Cells, want[i])
+		}
+	}
+}
