@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sync"
 
 	"github.com/klippa-app/go-pdfium/requests"
 	"github.com/klippa-app/go-pdfium/responses"
@@ -214,28 +215,67 @@ func isZlib(b []byte) bool {
 // larger of the two layers. With ops, it also counts the content-stream
 // operators of the output (see opCounter).
 func inflatedSize(b []byte, limit int64, ops bool) (size, nops int64) {
-	r, err := zlib.NewReader(bytes.NewReader(b))
-	if err != nil {
+	in := inflaters.Get().(*inflater)
+	defer func() {
+		in.src.Reset(nil) // keep no reference to the PDF
+		in.br.Reset(nil)
+		inflaters.Put(in)
+	}()
+	in.src.Reset(b)
+	if err := in.reset(&in.z, &in.src); err != nil {
 		return 0, 0
 	}
-	defer r.Close()
-	first := &countingReader{r: io.LimitReader(r, limit+1)}
-	br := bufio.NewReader(first)
+	first := &countingReader{r: io.LimitReader(in.z, limit+1)}
+	in.br.Reset(first)
+	br := in.br
 	var second int64
 	if head, _ := br.Peek(2); isZlib(head) {
-		if r2, err := zlib.NewReader(br); err == nil {
-			second, _ = io.Copy(io.Discard, io.LimitReader(r2, limit+1))
-			r2.Close()
+		if in.reset(&in.z2, br) == nil {
+			second, _ = io.CopyBuffer(discard{}, io.LimitReader(in.z2, limit+1), in.buf)
 		}
 	}
-	var sink io.Writer = io.Discard
+	var sink io.Writer = discard{}
 	oc := &opCounter{}
 	if ops {
 		sink = oc
 	}
-	io.Copy(sink, br) // the rest of the first layer (bounded above)
+	br.WriteTo(sink) // the rest of the first layer (bounded above)
 	return max(first.n, second), oc.n
 }
+
+// inflater is inflatedSize's readers and buffers, kept between streams
+// (inflaters): a zlib reader holds a 32 KiB window, and a PDF has
+// hundreds of streams.
+type inflater struct {
+	src   bytes.Reader
+	z, z2 io.ReadCloser // zlib readers (zlib.Resetter), nil until first used
+	br    *bufio.Reader
+	buf   []byte
+}
+
+var inflaters = sync.Pool{New: func() any {
+	return &inflater{br: bufio.NewReader(nil), buf: make([]byte, 32<<10)}
+}}
+
+// reset points the zlib reader *z at r (making it on first use) and reads
+// the zlib header: zlib.NewReader's errors.
+func (in *inflater) reset(z *io.ReadCloser, r io.Reader) error {
+	if *z == nil {
+		zr, err := zlib.NewReader(r)
+		if err != nil {
+			return err
+		}
+		*z = zr
+		return nil
+	}
+	return (*z).(zlib.Resetter).Reset(r, nil)
+}
+
+// discard is io.Discard without its io.ReaderFrom, so that io.CopyBuffer
+// uses the buffer given to it.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // opCounter counts the operators of a content stream written to it: runs
 // of letters (and the ' and " operators) outside strings, names, hex
@@ -247,7 +287,33 @@ type opCounter struct {
 	escaped, hex, comnt bool // after \ in a string; inside < >; after %
 }
 
+// Byte classes of opCounter, outside strings, hex strings and comments.
+const (
+	opWord    = 1 << iota // a letter, *, ' or ": part of an operator
+	opDigit               // 0-9: continues an operator (d0, d1)
+	opSpecial             // starts a name, string, hex string or comment, or ends a name
+)
+
+// opClass is the byte class of each byte (opWord, opDigit, opSpecial).
+var opClass = func() (t [256]uint8) {
+	for b := 'a'; b <= 'z'; b++ {
+		t[b] |= opWord
+		t[b-'a'+'A'] |= opWord
+	}
+	for _, b := range "*'\"" {
+		t[b] |= opWord
+	}
+	for b := '0'; b <= '9'; b++ {
+		t[b] |= opDigit
+	}
+	for _, b := range "/(<% \n\r\t\f\x00[]>{}" {
+		t[b] |= opSpecial
+	}
+	return t
+}()
+
 func (c *opCounter) Write(p []byte) (int, error) {
+	n, inWord, inName := c.n, c.inWord, c.inName
 	for _, b := range p {
 		switch {
 		case c.comnt:
@@ -266,25 +332,29 @@ func (c *opCounter) Write(p []byte) (int, error) {
 		case c.hex:
 			c.hex = b != '>'
 		default:
-			word := b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '*' || b == '\'' || b == '"'
-			if word && !c.inWord && !c.inName {
-				c.n++
+			k := opClass[b]
+			word := k&opWord != 0
+			if word && !inWord && !inName {
+				n++
 			}
-			switch {
-			case b == '/':
-				c.inName = true
-			case b == '(':
-				c.strDepth, c.inName = 1, false
-			case b == '<':
-				c.hex, c.inName = true, false
-			case b == '%':
-				c.comnt, c.inName = true, false
-			case b == ' ' || b == '\n' || b == '\r' || b == '\t' || b == '\f' || b == 0 || b == '[' || b == ']' || b == '>' || b == '{' || b == '}':
-				c.inName = false
+			if k&opSpecial != 0 {
+				switch b {
+				case '/':
+					inName = true
+				case '(':
+					c.strDepth, inName = 1, false
+				case '<':
+					c.hex, inName = true, false
+				case '%':
+					c.comnt, inName = true, false
+				default: // white space, [ ] > { }: the end of a name
+					inName = false
+				}
 			}
-			c.inWord = word || (c.inWord && b >= '0' && b <= '9')
+			inWord = word || (inWord && k&opDigit != 0)
 		}
 	}
+	c.n, c.inWord, c.inName = n, inWord, inName
 	return len(p), nil
 }
 
