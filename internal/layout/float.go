@@ -1,8 +1,10 @@
 package layout
 
 import (
+	"cmp"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -1341,20 +1343,28 @@ func clusterRects(rs []pdf.Rect, mark map[int]bool, gap float64) []cluster {
 		}
 		return i
 	}
-	idx := make([]int, len(rs))
-	for i := range idx {
-		idx[i] = i
+	// A sweep from left to right over the rectangles sorted by X0, kept
+	// side by side with their indexes (the inner loop reads them in
+	// order). Which pairs join does not depend on the order, nor do the
+	// clusters: listed by their first member, members in index order.
+	type item struct {
+		r pdf.Rect
+		i int
 	}
-	sort.Slice(idx, func(a, b int) bool { return rs[idx[a]].X0 < rs[idx[b]].X0 })
-	for a := 0; a < len(idx); a++ {
-		ra := rs[idx[a]]
-		for b := a + 1; b < len(idx); b++ {
-			rb := rs[idx[b]]
-			if rb.X0 > ra.X1+gap {
+	byX := make([]item, len(rs))
+	for i, r := range rs {
+		byX[i] = item{r, i}
+	}
+	slices.SortStableFunc(byX, func(a, b item) int { return cmp.Compare(a.r.X0, b.r.X0) })
+	for a := range byX {
+		ra := byX[a].r
+		right, below, above := ra.X1+gap, ra.Y0-gap, ra.Y1+gap
+		for _, b := range byX[a+1:] {
+			if b.r.X0 > right {
 				break
 			}
-			if rb.Y0 <= ra.Y1+gap && rb.Y1 >= ra.Y0-gap {
-				parent[find(idx[a])] = find(idx[b])
+			if b.r.Y0 <= above && b.r.Y1 >= below {
+				parent[find(byX[a].i)] = find(b.i)
 			}
 		}
 	}

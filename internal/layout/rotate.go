@@ -26,8 +26,27 @@ func (f *frame) back(r pdf.Rect) pdf.Rect { return rotateRect(r, (4-f.quarter)%4
 // the group of the word before it. Groups come largest first, so a page's
 // main text is read before rotated margin stamps or a turned table.
 func orientations(p *pdf.Page) []*frame {
-	byQ := map[int]*frame{}
 	page := pdf.Rect{X0: 0, Y0: 0, X1: p.Width, Y1: p.Height}
+	// Most pages are one orientation, upright: their one frame is the
+	// page's characters as they are (shared, not copied: nothing changes
+	// them).
+	upright, inked := true, 0
+	for _, c := range p.Chars {
+		if !c.Generated && !isSpace(c.Rune) {
+			if pdf.Quarter(c.Angle) != 0 {
+				upright = false
+				break
+			}
+			inked++
+		}
+	}
+	if upright {
+		if inked == 0 {
+			return nil
+		}
+		return []*frame{{quarter: 0, chars: p.Chars, extent: page, inked: inked}}
+	}
+	byQ := map[int]*frame{}
 	q := 0
 	for _, c := range p.Chars {
 		if !c.Generated && !isSpace(c.Rune) {
@@ -167,10 +186,10 @@ func dropOverprint(cs []pdf.Char) []pdf.Char {
 			}
 		}
 	}
-	out := cs[:0:0]
 	if len(suspect) == 0 {
-		return append(out, cs...)
+		return cs // nothing to drop: cs itself, not a copy
 	}
+	out := cs[:0:0]
 	// The rule itself, for the suspects only: a character is dropped when
 	// an earlier kept suspect is a copy of it. A character that is no
 	// suspect has no copy, so it neither drops nor is dropped.
