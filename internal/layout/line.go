@@ -264,7 +264,7 @@ func splitGaps(cs []char) [][]char {
 	var out [][]char
 	start := 0
 	for _, g := range gaps {
-		if g.w > threshold {
+		if g.w > threshold && !hyphenTail(cs[g.at:], g.w, size) {
 			// Split before the whitespace that precedes g.at.
 			cut := g.at
 			for cut > start && isSpace(cs[cut-1].Rune) {
@@ -278,6 +278,31 @@ func splitGaps(cs []char) [][]char {
 	}
 	out = append(out, cs[start:])
 	return out
+}
+
+// hyphenTail reports whether tail, the rest of a line after a gap of w
+// points, is the first part of a word hyphenated at the line's end ("Re-"
+// of "Re-trieved") set after a wide space of a loose justified line (a
+// line that an unbreakable address leaves with few spaces to stretch):
+// one word of two or more letters ending in a hyphen, after a gap of at
+// most three ems. A column gutter or a table's cell boundary is not
+// followed by half a word alone.
+func hyphenTail(tail []char, w, size float64) bool {
+	if w > 3*size {
+		return false
+	}
+	letters := 0
+	last := rune(0)
+	for _, c := range tail {
+		if isSpace(c.Rune) {
+			return false
+		}
+		if unicode.IsLetter(c.Rune) {
+			letters++
+		}
+		last = c.Rune
+	}
+	return letters >= 2 && (last == '-' || last == '\u00ad')
 }
 
 // lineSize is a line's font size: the median size of its lower-case

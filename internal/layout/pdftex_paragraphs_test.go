@@ -100,3 +100,27 @@ func TestLineNumbersBesideProse(t *testing.T) {
 		}
 	}
 }
+
+// The first part of a word hyphenated at the end of a loose justified line
+// ("Re-", set about two ems after the word before it) stays on its line:
+// the entry is one paragraph whose first line ends "Video. Re-". A PDF
+// made at test time by pdfTeX from testdata/loose_hyphen.tex.
+func TestLooseLineHyphenatedWord(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "loose_hyphen.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	var entry *Block
+	for _, b := range pages[0].Blocks {
+		if strings.HasPrefix(b.Text(), "[27]") {
+			entry = b
+		}
+	}
+	if entry == nil {
+		t.Fatalf("no block starts with the entry; blocks %q", kindTexts(pages))
+	}
+	if first := entry.Lines[0].Text; !strings.HasSuffix(first, "Video. Re-") {
+		t.Errorf("first line of the entry %q, want it to end with %q; blocks %q", first, "Video. Re-", kindTexts(pages))
+	}
+	if !strings.Contains(entry.Text(), "Re-\ntrieved") {
+		t.Errorf("entry %q does not hold the hyphenated word across its lines", entry.Text())
+	}
+}
