@@ -1550,7 +1550,10 @@ func markerKind(m string) string {
 	return b.String()
 }
 
-// splitEntries cuts a bibliography paragraph into entries.
+// splitEntries cuts a bibliography paragraph into entries: before each
+// line that starts with the list's label form, unless its number is out of
+// sequence (outOfSequence), or, in a list set with a hanging indent,
+// before each line set out to the left.
 func splitEntries(b *Block) []*Block {
 	if len(b.Lines) < 2 {
 		return []*Block{b}
@@ -1585,11 +1588,15 @@ func splitEntries(b *Block) []*Block {
 	}
 	var out []*Block
 	var cur []*Line
+	entry := "" // the text of the last line that started an entry
 	for i, l := range b.Lines {
 		start := false
 		switch {
 		case marked >= 2:
-			start = entryLabel(l.Text) == style
+			start = entryLabel(l.Text) == style && !outOfSequence(entry, l.Text)
+			if start {
+				entry = l.Text
+			}
 		case hanging >= 1:
 			start = l.Box.X0 < left+0.3*s && i > 0 && b.Lines[i-1].Box.X0 > left+0.6*s || i > 0 && l.Box.X0 < left+0.3*s && b.Lines[i-1].Box.X0 < left+0.3*s && endsSentence(b.Lines[i-1].Text)
 		}

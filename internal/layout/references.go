@@ -2,6 +2,7 @@ package layout
 
 import (
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -50,10 +51,35 @@ func entryLabel(text string) string {
 	}
 }
 
+// entryNumber returns the number of a numeric entry label a text starts
+// with ("12." "[12]" "(12)" "12)"), or -1.
+func entryNumber(text string) int {
+	m := refStart.FindStringSubmatch(text)
+	if m == nil {
+		return -1
+	}
+	n, err := strconv.Atoi(strings.Trim(m[1], "[]().) "))
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// outOfSequence reports whether text starts with a numeric label of the
+// same form as the one of entry prev's text that is not the next number
+// ("116." of a page range "pp. 105–116." broken after its dash, read after
+// entry "10."): a numbered list numbers its entries one after another, so
+// such a label starts no entry.
+func outOfSequence(prev, text string) bool {
+	p, n := entryNumber(prev), entryNumber(text)
+	return p >= 0 && n >= 0 && entryLabel(prev) == entryLabel(text) && n != p+1
+}
+
 // continuesEntry reports whether paragraph b, read in a bibliography right
 // after the entry piece prev, is the rest of that entry which the
 // paragraph splitter cut off: its first line does not start an entry
-// (a label of prev's form, "[12]", "12.", "(12)"), sits at the list's hanging indent (0.6 to 4
+// (a label of prev's form, "[12]", "12.", "(12)", numbered next after
+// prev's: see outOfSequence), sits at the list's hanging indent (0.6 to 4
 // type sizes right of prev's first line), and follows prev's last line in
 // the same column at the list's line spacing (from baseline to baseline
 // at most 1.8 type sizes or 1.3 times the spacing of the lines inside
@@ -69,7 +95,8 @@ func continuesEntry(prev, b *Block) bool {
 	if s <= 0 || math.Abs(b.Size()-s) > 0.15*s {
 		return false
 	}
-	if st := entryLabel(first.Text); st != "" && (st == entryLabel(prev.Lines[0].Text) || entryLabel(prev.Lines[0].Text) == "") {
+	if st := entryLabel(first.Text); st != "" && (st == entryLabel(prev.Lines[0].Text) || entryLabel(prev.Lines[0].Text) == "") &&
+		!outOfSequence(prev.Lines[0].Text, first.Text) {
 		return false // a new entry
 	}
 	indent := first.Box.X0 - prev.Lines[0].Box.X0
@@ -92,7 +119,8 @@ func continuesEntry(prev, b *Block) bool {
 
 // restOfEntry reports whether bibliography piece b, set at the top of a
 // column or page, is the rest of entry prev: prev starts with an entry
-// label ("[12]", "12.") and b does not start with one of that form — in a labelled list every entry
+// label ("[12]", "12.") and b does not start with one of that form (or
+// with a number out of sequence) — in a labelled list every entry
 // starts with its label — and the text runs on (open: prev's last line
 // does not end a sentence, or b starts in lower case).
 func restOfEntry(prev, b *Block, open bool) bool {
@@ -100,7 +128,7 @@ func restOfEntry(prev, b *Block, open bool) bool {
 		return false
 	}
 	st := entryLabel(prev.Lines[0].Text)
-	return st != "" && entryLabel(b.Lines[0].Text) != st
+	return st != "" && (entryLabel(b.Lines[0].Text) != st || outOfSequence(prev.Lines[0].Text, b.Lines[0].Text))
 }
 
 // refFootnote reports whether paragraph b, on page p of a bibliography
