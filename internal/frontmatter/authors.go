@@ -89,6 +89,11 @@ func namesFrom(ls []*line, underTitle bool) []metadata.Name {
 			continue
 		}
 		names, ok := lineNames(l)
+		if !ok && underTitle && last == nil && len(refused) == 0 {
+			// The first line under the title naming an organisation
+			// alone ("The ATLAS Collaboration"): the author.
+			names, ok = orgLine(l)
+		}
 		if !ok {
 			if underTitle && l.kind == layout.Heading && last != nil && l.Box.X0 < last.Box.X1 && last.Box.X0 < l.Box.X1 {
 				break // a heading in the names' column
@@ -137,12 +142,13 @@ func lineNames(l *line) ([]metadata.Name, bool) {
 	for _, seg := range segs {
 		pieces = append(pieces, splitNames(seg)...)
 	}
-	var names []metadata.Name
+	var names, withOrgs []metadata.Name
 	bad, affiliations := 0, 0
 	firstIsName := false
 	for i, p := range pieces {
 		if n, ok := parseName(p); ok {
 			names = append(names, n)
+			withOrgs = append(withOrgs, n)
 			firstIsName = firstIsName || i == 0
 			continue
 		}
@@ -150,15 +156,22 @@ func lineNames(l *line) ([]metadata.Name, bool) {
 		if affiliationLike(p) {
 			affiliations++
 		}
+		if orgName(p) {
+			withOrgs = append(withOrgs, metadata.Name{Literal: p})
+		}
 	}
 	names = sameCase(names, pieces)
 	switch {
+	case by && len(withOrgs) == len(pieces):
+		// "by The NTS Team": a byline of names and organisations.
+		return withOrgs, true
 	case len(names) == 0:
 		return nil, false
 	case by && affiliations == bad:
 		// "By American Mathematical Society and Boris Veytsman": a byline
-		// says the line is of authors; an organisation among them is not
-		// a person's name.
+		// says the line is of authors; an organisation among them is an
+		// author too, kept by its literal name.
+		return withOrgs, true
 	case len(names)*5 >= 3*len(pieces):
 		// Mostly names.
 	case firstIsName && affiliations == bad:
@@ -168,6 +181,57 @@ func lineNames(l *line) ([]metadata.Name, bool) {
 		return nil, false
 	}
 	return names, true
+}
+
+// orgWords are the words that name a body of people which signs a paper
+// as its author: a collaboration, a committee, a team, a society.
+var orgWords = map[string]bool{
+	"collaboration": true, "consortium": true, "team": true, "committee": true, "subcommittee": true,
+	"group": true, "society": true, "association": true, "council": true, "alliance": true,
+	"initiative": true, "project": true, "taskforce": true, "force": true, "board": true, "panel": true,
+	"working": true, "network": true,
+}
+
+// orgName reports whether a piece of a line names an organisation that
+// can sign as an author ("American Mathematical Society", "The ATLAS
+// Collaboration", "Online-Journal Subcommittee of JPSJ"): two to eight
+// words, no digits, each capitalised or a small word of names (of, for,
+// the, on, and, in), one of them an orgWord (or the plural of one).
+func orgName(p string) bool {
+	ws := strings.Fields(p)
+	if len(ws) < 2 || len(ws) > 8 || strings.IndexFunc(p, unicode.IsDigit) >= 0 {
+		return false
+	}
+	org := false
+	for _, w := range ws {
+		lw := strings.ToLower(strings.Trim(w, ".,"))
+		switch r, _ := utf8.DecodeRuneInString(w); {
+		case lw == "of" || lw == "for" || lw == "the" || lw == "on" || lw == "and" || lw == "in":
+		case !unicode.IsUpper(r):
+			return false
+		}
+		if orgWords[lw] || len(lw) > 3 && orgWords[strings.TrimSuffix(lw, "s")] {
+			org = true
+		}
+	}
+	return org
+}
+
+// orgLine returns the organisation a line names alone, as a literal
+// author name: every piece of it is an orgName.
+func orgLine(l *line) ([]metadata.Name, bool) {
+	text := l.Text // not segments: a raised letter of a logo ("LATEX") is no mark
+	if strings.ContainsAny(text, "@{}/:") || strings.Contains(strings.ToLower(text), "http") {
+		return nil, false
+	}
+	var out []metadata.Name
+	for _, p := range splitNames(text) {
+		if !orgName(p) {
+			return nil, false
+		}
+		out = append(out, metadata.Name{Literal: p})
+	}
+	return out, len(out) > 0
 }
 
 // affiliationLike reports whether a piece of a line that is not a name

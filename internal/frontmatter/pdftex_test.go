@@ -13,7 +13,7 @@ import (
 // conference classes set theirs, made at test time by pdfTeX from
 // testdata/*.tex (each file says which class it follows and what it
 // checks): the title as printed without its marks, and the authors'
-// family names, each once, in order.
+// family names (an organisation's literal name), each once, in order.
 func TestReadJournalTitlePages(t *testing.T) {
 	e := openEngine(t)
 	for _, tc := range []struct {
@@ -24,9 +24,12 @@ func TestReadJournalTitlePages(t *testing.T) {
 		// Superscript marks against the title and the names (elsarticle,
 		// REVTeX's AIP style): "Linebreaka)", "Migchielsena,1,∗".
 		{"marks.tex", "Sample Title with a Forced Linebreak", []string{"Migchielsen", "Radhakrishnan", "Rajagopal"}},
-		// A byline with an organisation first, line numbers in the margin,
-		// the appendix's authors in a sentence over two lines (aomart).
-		{"byline.tex", "Sample Paper for the Review Class", []string{"Veytsman"}},
+		// A byline with an organisation first (kept by its literal name),
+		// line numbers in the margin, the appendix's authors in a sentence
+		// over two lines (aomart).
+		{"byline.tex", "Sample Paper for the Review Class", []string{"American Mathematical Society", "Veytsman"}},
+		// An organisation alone on the line under the title (JPSJ).
+		{"organisation.tex", "Instructions for the Preparation of Manuscripts in Physics", []string{"Online-Journal Subcommittee of the Society"}},
 		// A title beginning "Introduction to" under a banner (ejpecp).
 		{"introduction.tex", "Introduction to the Sample Class Version 1.11", []string{"Burdzy", "Chafaï"}},
 		// E-mail addresses beside the names on their line (PMLR).
@@ -60,7 +63,7 @@ func TestReadJournalTitlePages(t *testing.T) {
 			}
 			var got []string
 			for _, n := range r.Authors {
-				got = append(got, n.Family)
+				got = append(got, n.FamilyOrLiteral())
 			}
 			if !slices.Equal(got, tc.families) {
 				t.Errorf("authors %q, want %q", got, tc.families)
