@@ -924,6 +924,7 @@ func typographicSections(pages []*Page, st Stats) {
 		headingsNeedText(p, st.BodySize, title)
 		headingStacks(p)
 	}
+	numberedRunIns(pages)
 	count := map[string]int{}
 	for _, p := range pages {
 		seen := map[string]bool{}

@@ -434,3 +434,42 @@ func TestOutlineTitles(t *testing.T) {
 		t.Errorf("the heading's last word is a paragraph of its own: %q", paras)
 	}
 }
+
+// Numbered subsection heads that run into their paragraphs ("9.1.
+// Multiple integral signs. Several …": the title in italic after a roman
+// number, as the AMS classes set it, or number and title in bold, as
+// ASME's) open sections in a PDF with no outline, the head a heading block
+// cut from its line after the closing period; a theorem head numbered
+// first whose statement is in italic, and a sentence that opens with a
+// number, stay paragraphs. A PDF made at test time by pdfTeX from
+// testdata/numbered_runin.tex.
+func TestNumberedRunInSubsections(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "numbered_runin.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	type sec struct {
+		title string
+		level int
+	}
+	var heads []sec
+	var paras []string
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			text := strings.Join(strings.Fields(b.Text()), " ")
+			switch {
+			case b.Kind == Heading && b.Section != nil:
+				heads = append(heads, sec{text, b.Section.Level})
+			case b.Kind == Paragraph:
+				paras = append(paras, text)
+			}
+		}
+	}
+	want := []sec{{"9. Compound symbols", 1}, {"9.1. Multiple integral signs.", 2}, {"9.2 Over and under arrows.", 2}}
+	if !slices.Equal(heads, want) {
+		t.Errorf("headings %v, want %v", heads, want)
+	}
+	for _, start := range []string{"Several integral signs", "Extra arrows", "9.3. Lemma. Every statement", "9.4. Numbers like"} {
+		if !slices.ContainsFunc(paras, func(s string) bool { return strings.HasPrefix(s, start) }) {
+			t.Errorf("no paragraph starts %q: %q", start, paras)
+		}
+	}
+}

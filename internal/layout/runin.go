@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -133,4 +134,120 @@ func runInMatch(p *Page, bi int, m outlineMatch, key string) (outlineMatch, bool
 	}
 	m.head, m.rest = head, rest
 	return m, true
+}
+
+// runInNumber is a multi-level section number opening a line, the space
+// after it optional (ASME sets "1.1Essential" with a kern).
+var runInNumber = regexp.MustCompile(`^(\d{1,2}(?:\.\d{1,2})+)\.?\s*\pL`)
+
+// numberedRunIns cuts, where no outline names the sections, the numbered
+// run-in heads of subsections from their paragraphs, as the AMS and ASME
+// classes set them ("9.1. *Multiple integral signs.* \iint …", "**1.1
+// Essential Initial Commands.** To begin …"): a paragraph whose first line
+// opens with a multi-level section number, then a title of at most twelve
+// words set in a face of its own (every letter bold, italic or in small
+// capitals) closed by a period, colon or dash, then text in the text face
+// (neither that face nor italic throughout, which a theorem's statement
+// is). The number must go on the numbering of the headings before it (its
+// first part the latest numbered heading's, no heading numbered so
+// before): "2.1" under "2 Methods". The head becomes a heading block, the
+// rest of the line with the lines below a paragraph (splitRunIn), so
+// typographicSections opens a section at it.
+func numberedRunIns(pages []*Page) {
+	last := ""
+	used := map[string]bool{}
+	for _, p := range pages {
+		for i := 0; i < len(p.Blocks); i++ {
+			b := p.Blocks[i]
+			if b.Kind == Heading {
+				if n := headNumber(b.Text()); n != "" {
+					last, used[n] = n, true
+				}
+				continue
+			}
+			if b.Kind != Paragraph || b.Rotated || len(b.Lines) == 0 {
+				continue
+			}
+			l := b.Lines[0]
+			m := runInNumber.FindStringSubmatch(l.Text)
+			if m == nil || last == "" || used[m[1]] || strings.Split(m[1], ".")[0] != strings.Split(last, ".")[0] {
+				continue
+			}
+			rem, ok := runInTitle(p, l)
+			if !ok {
+				continue
+			}
+			head, rest, ok := splitRunIn(p, l, rem)
+			if !ok || rest.Italic || len(strings.Fields(head.Text)) > 13 {
+				continue
+			}
+			h := newBlock(Heading, []*Line{head})
+			body := newBlock(Paragraph, append([]*Line{rest}, b.Lines[1:]...))
+			h.Rotated, body.Rotated = b.Rotated, b.Rotated
+			body.Continues = b.Continues
+			p.Blocks = append(p.Blocks[:i], append([]*Block{h, body}, p.Blocks[i+1:]...)...)
+			last, used[m[1]] = m[1], true
+			i++
+		}
+	}
+}
+
+// runInTitle returns the title key (titleKey) of the run-in head that
+// opens line l after its section number: from the first letter on, the
+// letters that share its bold, italic or small-capitals face, with the
+// mathematics, monospaced words, digits and punctuation among them ("9.10.
+// The \text command", "7.7 Archivability: PDF/A"), up to a period, colon or
+// dash followed by a letter without that face. It reports false when the
+// first letter has none of those faces or no such end follows on the line.
+func runInTitle(p *Page, l *Line) (string, bool) {
+	const faces = boldFont | italicFont | smallCapsFont
+	flags := func(c char) fontFlags {
+		if c.Font >= 0 && c.Font < len(p.fonts) {
+			return p.fonts[c.Font]
+		}
+		return 0
+	}
+	cs := l.chars
+	var want fontFlags
+	end, delim, neutralEnd := -1, false, -1
+	for j, c := range cs {
+		if isSpace(c.Rune) {
+			continue
+		}
+		f := flags(c)
+		letter := unicode.IsLetter(c.Rune) && f&(mathFont|monoFont) == 0
+		closing := strings.ContainsRune(runInDelims, c.Rune)
+		switch {
+		case want == 0 && letter:
+			if want = f & faces; want == 0 {
+				return "", false
+			}
+			end = j
+		case want == 0:
+			// the number and its punctuation
+		case letter && f&want == want:
+			end, delim, neutralEnd = j, false, -1 // the title goes on (past a colon inside it)
+		case letter:
+			if !delim {
+				return "", false
+			}
+			h := newLine(cs[:end+1], p.fonts)
+			if h == nil || titleKey(h.Text) == "" {
+				return "", false
+			}
+			return titleKey(h.Text), true
+		case closing:
+			if neutralEnd > end {
+				end = neutralEnd // mathematics before the closing period belongs to the title
+			}
+			delim = true
+		default:
+			if delim {
+				neutralEnd = j
+			} else {
+				end = j
+			}
+		}
+	}
+	return "", false
 }
