@@ -921,6 +921,7 @@ func typographicSections(pages []*Page, st Stats) {
 			title = documentTitle(p)
 		}
 		spacedSubheads(p, st)
+		splitNumberedStacks(p)
 		headingsNeedText(p, st.BodySize, title)
 		headingStacks(p)
 	}
@@ -1021,7 +1022,8 @@ func typographicSections(pages []*Page, st Stats) {
 //
 //   - starts below it, within three of its lines, and not to the right of
 //     its end by more than four (the section's text, an indented epigraph,
-//     or a subheading that is itself supported), or
+//     or a subheading that is itself supported, which may start left of
+//     a centred heading), or
 //   - is a block of running text (its first line prose) that starts beside
 //     it, to its right, its top within three lines of the heading's top (a
 //     side head in the margin).
@@ -1050,7 +1052,10 @@ func headingsNeedText(p *Page, body float64, title *Block) {
 		// half body lines: a logo in huge letters is not followed at a
 		// distance by its text.
 		s := math.Min(h.Size(), 1.5*body)
-		below := b.Box.Y1 <= h.Box.Y0+0.5*s && h.Box.Y0-b.Box.Y1 <= 3*s && b.Box.X0 <= h.Box.X1+4*s && b.Box.X1 >= h.Box.X0
+		// A subheading set flush left under a centred heading (APA's
+		// levels 1 and 2) lies below it though left of its start.
+		under := b.Box.X1 >= h.Box.X0 || b.Kind == Heading && b.Box.X0 <= h.Box.X0
+		below := b.Box.Y1 <= h.Box.Y0+0.5*s && h.Box.Y0-b.Box.Y1 <= 3*s && b.Box.X0 <= h.Box.X1+4*s && under
 		beside := b.Kind != Heading && b.Box.X0 >= h.Box.X1-s && math.Abs(b.Box.Y1-h.Box.Y1) <= 3*s && prose(b.Lines[0])
 		return below || beside
 	}
@@ -1154,6 +1159,32 @@ func spacedSubheads(p *Page, st Stats) {
 			}
 		}
 		b.Kind = Heading
+	}
+}
+
+// splitNumberedStacks cuts a heading block before each line whose number
+// extends the number its first line opens with ("A.1 Part One" under "A
+// RESEARCH METHODS", "2.1 Data" under "2 Methods"): a section's heading and
+// its first subsection's, set one right under the other, are two headings,
+// not one title broken over two lines.
+func splitNumberedStacks(p *Page) {
+	for i := 0; i < len(p.Blocks); i++ {
+		b := p.Blocks[i]
+		if b.Kind != Heading || len(b.Lines) < 2 {
+			continue
+		}
+		n0 := headNumber(b.Lines[0].Text)
+		if n0 == "" {
+			continue
+		}
+		for k := 1; k < len(b.Lines); k++ {
+			if n := headNumber(b.Lines[k].Text); strings.HasPrefix(n, n0+".") {
+				top, rest := newBlock(Heading, b.Lines[:k]), newBlock(Heading, b.Lines[k:])
+				top.Rotated, rest.Rotated = b.Rotated, b.Rotated
+				p.Blocks = append(p.Blocks[:i], append([]*Block{top, rest}, p.Blocks[i+1:]...)...)
+				break
+			}
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/pdf"
@@ -12,7 +13,9 @@ import (
 
 // The document steps (furniture, sections, kinds, floats, equation
 // numbers) regroup and retype lines but never lose one: on every corpus
-// PDF the lines of Document's blocks are the lines of Analyze's blocks.
+// PDF the lines of Document's blocks are the lines of Analyze's blocks,
+// but for a numbered run-in head cut from its line, whose two parts
+// joined by a space are the line.
 // An equation number joined to a display line split out of a paragraph
 // once deleted the display line instead of the number.
 func TestDocumentKeepsEveryLine(t *testing.T) {
@@ -50,6 +53,24 @@ func TestDocumentKeepsEveryLine(t *testing.T) {
 				} else {
 					lost = append(lost, w)
 				}
+			}
+			// A numbered run-in head cut from its line (numberedRunIns)
+			// leaves the line in two: the head and the text after it.
+			lost = slices.DeleteFunc(lost, func(w string) bool {
+				for i, h := range got {
+					last, _ := utf8.DecodeLastRuneInString(h)
+					if r := strings.TrimPrefix(w, h+" "); r != w && strings.ContainsRune(runInDelims, last) {
+						if k := slices.Index(got, r); k >= 0 {
+							got = slices.Delete(got, max(i, k), max(i, k)+1)
+							got = slices.Delete(got, min(i, k), min(i, k)+1)
+							return true
+						}
+					}
+				}
+				return false
+			})
+			if len(lost) == 0 && len(got) == 0 {
+				continue
 			}
 			t.Errorf("%s: lines lost: %q; lines new: %q", filepath.Base(f), head(lost), head(got))
 		}

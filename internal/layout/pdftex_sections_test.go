@@ -473,3 +473,26 @@ func TestNumberedRunInSubsections(t *testing.T) {
 		}
 	}
 }
+
+// Headings in a PDF with no outline: a section's heading and its first
+// subsection's, set one right under the other in one bold type, are two
+// headings ("2 Methods", "2.1 Data"), not one title broken over two lines;
+// a centred heading followed by a flush-left subheading (APA) stays a
+// heading, the subheading below it though left of its start. A PDF made
+// at test time by pdfTeX from testdata/stacked_numbered.tex.
+func TestStackedNumberedHeadings(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "stacked_numbered.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	var heads []string
+	for _, p := range pages {
+		for _, b := range p.Blocks {
+			if b.Kind == Heading && b.Section != nil {
+				heads = append(heads, strings.Join(strings.Fields(b.Text()), " "))
+			}
+		}
+	}
+	want := []string{"1 Introduction", "2 Methods", "2.1 Data", "Discussion", "Limitations"}
+	if !slices.Equal(heads, want) {
+		t.Errorf("headings %q, want %q", heads, want)
+	}
+}
