@@ -44,6 +44,13 @@
 //	go run ./bench/structure -v           # plus every miss, per file
 //	go run ./bench/structure -furniture   # list the furniture chunks (for the hand check)
 //	go run ./bench/structure -only gr_sample1.pdf
+//	go run ./bench/structure -nooutline   # typography alone, the outline still the reference
+//
+// With -nooutline the PDFs are laid out as if they had no outline
+// (layout.Document given the pages and page labels but no outline
+// entries), so that headings and sections come from typography alone, as
+// on the many papers that have no bookmarks; the outline still serves as
+// the reference.
 //
 // It exits 1 when a file fails to extract or a reference tool is missing,
 // and with -strict when an acceptance threshold is not met.
@@ -75,6 +82,7 @@ import (
 	"github.com/crossmem/crossmem/bench/internal/corpus"
 	"github.com/crossmem/crossmem/internal/chunk"
 	"github.com/crossmem/crossmem/internal/compile"
+	"github.com/crossmem/crossmem/internal/layout"
 	"github.com/crossmem/crossmem/internal/pdf"
 	"github.com/crossmem/crossmem/internal/quote"
 )
@@ -90,6 +98,7 @@ type options struct {
 	only      string
 	strict    bool
 	chunks    bool
+	noOutline bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -102,6 +111,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.only, "only", "", "measure only this file (base name)")
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 when an acceptance threshold is not met")
 	fs.BoolVar(&o.chunks, "chunks", false, "print every chunk (type, id, section, text) of the files measured")
+	fs.BoolVar(&o.noOutline, "nooutline", false, "lay the PDFs out as if they had no outline (typography alone); the outline still is the reference")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -135,7 +145,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if o.only != "" && name != o.only {
 			continue
 		}
-		r, err := measure(e, f, gtDir, o.chunks, stdout)
+		r, err := measure(e, f, gtDir, o, stdout)
 		if err != nil {
 			fmt.Fprintf(stderr, "structure: %s: %v\n", name, err)
 			failed = true
@@ -205,13 +215,21 @@ func (r *fileResult) miss(format string, args ...any) {
 	r.misses = append(r.misses, fmt.Sprintf(format, args...))
 }
 
-func measure(e *pdf.Engine, path, gtDir string, dump bool, w io.Writer) (*fileResult, error) {
+func measure(e *pdf.Engine, path, gtDir string, o options, w io.Writer) (*fileResult, error) {
+	dump := o.chunks
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	res, err := compile.Extract(context.Background(), e, data, nil)
-	if err != nil {
+	var res chunk.Result
+	if o.noOutline {
+		pages, st, err := e.Read(context.Background(), data, nil)
+		if err != nil {
+			return nil, err
+		}
+		st.Outline = nil
+		res = chunk.Build(layout.Document(pages, st))
+	} else if res, err = compile.Extract(context.Background(), e, data, nil); err != nil {
 		return nil, err
 	}
 	name := filepath.Base(path)

@@ -463,7 +463,7 @@ func TestNumberedRunInSubsections(t *testing.T) {
 			}
 		}
 	}
-	want := []sec{{"9. Compound symbols", 1}, {"9.1. Multiple integral signs.", 2}, {"9.2 Over and under arrows.", 2}}
+	want := []sec{{"9. Compound symbols", 1}, {"9.1. Multiple integral signs.", 2}, {"9.2 Over and under arrows.", 2}, {"9.5. “Poor man’s bold”.", 2}}
 	if !slices.Equal(heads, want) {
 		t.Errorf("headings %v, want %v", heads, want)
 	}

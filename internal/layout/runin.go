@@ -138,7 +138,7 @@ func runInMatch(p *Page, bi int, m outlineMatch, key string) (outlineMatch, bool
 
 // runInNumber is a multi-level section number opening a line, the space
 // after it optional (ASME sets "1.1Essential" with a kern).
-var runInNumber = regexp.MustCompile(`^(\d{1,2}(?:\.\d{1,2})+)\.?\s*\pL`)
+var runInNumber = regexp.MustCompile(`^(\d{1,2}(?:\.\d{1,2})+)\.?\s*[^\s\d.]`)
 
 // numberedRunIns cuts, where no outline names the sections, the numbered
 // run-in heads of subsections from their paragraphs, as the AMS and ASME
