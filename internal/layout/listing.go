@@ -49,8 +49,10 @@ func numberLine(l *Line) bool { return listingNumber.MatchString(strings.TrimSpa
 
 // codeListing reports whether the lines of a table are a code listing: at
 // least three lines that are not a line number alone, at least 80 % of
-// them code lines (codeLine), and no horizontal rule drawn across the box
-// between its rows. A table is set in the text face with column glue (a
+// them code lines (codeLine), one such line alone on its baseline in two
+// rows of three at least (a listing is one column of lines; its parts
+// that wide runs of spaces split are the exception), and no horizontal
+// rule drawn across the box between its rows. A table is set in the text face with column glue (a
 // typewriter column of commands beside a column of descriptions is in
 // the text face in half its cells); a ruled one draws rules between its
 // head and its body. A column of line numbers beside the code is no data
@@ -67,6 +69,25 @@ func codeListing(lines []*Line, box pdf.Rect, hRules []pdf.Rect) bool {
 		}
 	}
 	if code < 3 || mono*10 < code*8 {
+		return false
+	}
+	// One line of code per row in two rows of three: a table sets cells
+	// side by side in most of its rows (a table of symbols, their codes
+	// and commands in typewriter type, in two groups of columns).
+	var text []*Line
+	for _, l := range lines {
+		if !numberLine(l) {
+			text = append(text, l)
+		}
+	}
+	rows := rowsOf(text)
+	single := 0
+	for _, r := range rows {
+		if len(r.lines) == 1 {
+			single++
+		}
+	}
+	if single*3 < len(rows)*2 {
 		return false
 	}
 	for _, r := range hRules {
