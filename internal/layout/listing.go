@@ -87,16 +87,19 @@ func codeListing(lines []*Line, box pdf.Rect, hRules []pdf.Rect) bool {
 			single++
 		}
 	}
-	if single*3 < len(rows)*2 {
-		return false
-	}
+	return single*3 >= len(rows)*2 && !ruleAcross(box, hRules)
+}
+
+// ruleAcross reports whether a horizontal rule is drawn across box (half
+// its width or more) between its top and bottom.
+func ruleAcross(box pdf.Rect, hRules []pdf.Rect) bool {
 	for _, r := range hRules {
 		y := (r.Y0 + r.Y1) / 2
 		if y > box.Y0+3 && y < box.Y1-3 && r.X0 < box.X1 && r.X1 > box.X0 && r.Width() >= 0.5*box.Width() {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // codeBlock reports whether a block's lines are a listing's: code lines
