@@ -779,10 +779,27 @@ func canJoin(a, b *region, all []*region, st Stats) bool {
 	// writes two columns line by line, alternating), and A's last line
 	// fills the column. Stacked single lines (table cells written row by
 	// row) stay separate regions.
-	if (len(a.lines) < 2 || len(b.lines) < 2) && !(prose(last) && prose(first)) || last.Box.Width() < 0.7*math.Max(a.box.Width(), b.box.Width()) {
+	if (len(a.lines) < 2 || len(b.lines) < 2) && !(prose(last) && prose(first)) ||
+		last.Box.Width() < 0.7*math.Max(a.box.Width(), b.box.Width()) && !wrapsOn(a, b) {
 		return false
 	}
 	return nothingBetween(a, b, all)
+}
+
+// wrapsOn reports whether paragraph text set narrow (beside a figure that
+// the text wraps around, as wrapfig sets it) goes on at another measure
+// in region b right under a: a's last line fills a's measure, flush with
+// its right edge, and its sentence goes on into b's first line (a word
+// hyphenated across them, or b starts in lower case); both start at the
+// same left edge, or end at the same right edge (a figure wrapped on the
+// left); a's last line is words (four or more, most of its tokens).
+func wrapsOn(a, b *region) bool {
+	last, first := a.lines[len(a.lines)-1], b.lines[0]
+	s := math.Max(last.Size, first.Size)
+	goesOn := last.Hyphenated || strings.HasSuffix(last.Text, "-") && !strings.HasSuffix(last.Text, "--") || startsLower(first.Text)
+	sameEdge := math.Abs(a.box.X0-b.box.X0) <= 0.5*s || math.Abs(a.box.X1-b.box.X1) <= 0.5*s
+	st := statsOf(last)
+	return len(a.lines) >= 2 && goesOn && sameEdge && last.Box.X1 >= a.box.X1-0.5*s && st.words >= 4 && st.words*10 >= st.tokens*6
 }
 
 // nothingBetween reports whether no other region sits between a and b
@@ -947,6 +964,9 @@ func splitParagraphs(r *region, st Stats) []*Block {
 			}
 			if p.Mono != l.Mono && p.Box.X1 < r.box.X1-2*s && s >= 0.95*st.BodySize && (l.Mono && endsSentence(p.Text) || p.Mono && !startsLower(l.Text)) {
 				brk = true // code set in a monospaced font after a sentence that stops short ("… as follows:"), or prose after it
+			}
+			if p.Hyphenated && startsLower(l.Text) {
+				brk = false // a word hyphenated at the line's end goes on in the next line ("(Au-" / "thor 2013)")
 			}
 			if brk {
 				out = append(out, cur)

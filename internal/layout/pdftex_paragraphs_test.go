@@ -124,3 +124,35 @@ func TestLooseLineHyphenatedWord(t *testing.T) {
 		t.Errorf("entry %q does not hold the hyphenated word across its lines", entry.Text())
 	}
 }
+
+// A paragraph set around a figure (its first lines at half the measure,
+// the rest at the full measure) is one paragraph: the narrow part's last
+// line is full and its sentence goes on in the wide part. A PDF made at
+// test time by pdfTeX from testdata/wrapped_paragraph.tex.
+func TestWrappedParagraph(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "wrapped_paragraph.tex"))
+	checkBlocks(t, Document(readPages(t, pdfPath), pdf.Structure{}), []string{
+		"heading: 1 Figures beside the text",
+		"paragraph: The paragraph before the figure",
+		"paragraph: It should be noted that the environment that sets a figure beside the text is not a floating environment;",
+		"paragraph: The paragraph after it",
+	})
+}
+
+// A line that ends with a word hyphenated across the line break ("(Au-")
+// and a line that goes on at the margin with its rest ("thor 2013)") are
+// one paragraph, though the lines before are indented and the margin line
+// reads as a hanging indent. A PDF made at test time by pdfTeX from
+// testdata/hyphen_outdent.tex.
+func TestHyphenBeforeOutdentedLine(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "hyphen_outdent.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	for _, s := range kindTexts(pages) {
+		if strings.HasPrefix(s, "paragraph: thor 2013)") {
+			t.Errorf("the rest of the hyphenated word is a paragraph of its own; blocks %q", kindTexts(pages))
+		}
+		if strings.Contains(s, "(Au-") && !strings.HasSuffix(s, "(Au- thor 2013)") {
+			t.Errorf("block %q does not end with the rest of the hyphenated word", s)
+		}
+	}
+}
