@@ -58,7 +58,7 @@ func entryNumber(text string) int {
 	if m == nil {
 		return -1
 	}
-	n, err := strconv.Atoi(strings.Trim(m[1], "[]().) "))
+	n, err := strconv.Atoi(strings.Trim(m[1], "[](). "))
 	if err != nil {
 		return -1
 	}
