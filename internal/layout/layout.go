@@ -297,6 +297,9 @@ const (
 	monoFont
 	italicFont
 	smallCapsFont
+	// weightBoldFont marks a bold font known by its weight alone, not its
+	// name.
+	weightBoldFont
 )
 
 var (
@@ -318,8 +321,10 @@ var (
 func (st Stats) boldFonts(fonts []pdf.Font) []fontFlags {
 	out := make([]fontFlags, len(fonts))
 	for i, f := range fonts {
-		if f.NameBold() || (st.BodyWeight > 0 && f.Weight >= st.BodyWeight+150) {
+		if f.NameBold() {
 			out[i] |= boldFont
+		} else if st.BodyWeight > 0 && f.Weight >= st.BodyWeight+150 {
+			out[i] |= boldFont | weightBoldFont
 		}
 		if mathFontName.MatchString(f.Name) {
 			out[i] |= mathFont
@@ -1098,7 +1103,10 @@ func classify(b *Block, st Stats) {
 			bold = false
 		}
 	}
-	bold = bold && !st.BodyBold
+	// A line set in a monospaced font is code: its even stems make
+	// pdfium's weight for it no evidence of bold (LMMono10-Regular beside
+	// Baskerville), so a weight alone makes no heading of it.
+	bold = bold && !st.BodyBold && !(b.Lines[0].Mono && b.Lines[0].weightBold)
 	italic := true
 	for _, l := range b.Lines {
 		if !l.Italic {

@@ -73,9 +73,12 @@ type Line struct {
 	// splitList).
 	Bullet bool
 
-	chars   []char
-	seq     int // position in content-stream order
-	quarter int // the frame the line was laid out in (see orientations)
+	chars []char
+	seq   int // position in content-stream order
+	// weightBold is true when most bold letters are bold by their font's
+	// weight alone (weightBoldFont), not its name.
+	weightBold bool
+	quarter    int // the frame the line was laid out in (see orientations)
 
 	// stats caches statsOf for the Text it was computed from.
 	stats struct {
@@ -376,7 +379,7 @@ func (l *Line) compute(fonts []fontFlags) {
 	space := false
 	var box pdf.Rect
 	var bottoms []float64
-	bold, letters, mono, inked, italic, smallCaps := 0, 0, 0, 0, 0, 0
+	bold, letters, mono, inked, italic, smallCaps, weightBold := 0, 0, 0, 0, 0, 0, 0
 	firstBold, lastBold := false, false
 	// firstBold is the weight of the line's first letter: a bold section
 	// number before a title set in another face ("3.1 Abstract", SPIE's
@@ -436,6 +439,9 @@ func (l *Line) compute(fonts []fontFlags) {
 			if ff&boldFont != 0 {
 				bold++
 			}
+			if ff&weightBoldFont != 0 {
+				weightBold++
+			}
 			if ff&italicFont != 0 {
 				italic++
 			}
@@ -456,6 +462,7 @@ func (l *Line) compute(fonts []fontFlags) {
 	l.Box = box
 	l.Size = lineSize(l.chars)
 	l.Bold = letters > 0 && bold*2 > letters
+	l.weightBold = bold > 0 && weightBold*2 > bold
 	l.Italic = letters > 0 && italic*2 > letters
 	l.SmallCaps = letters > 0 && smallCaps*2 > letters
 	l.Ink = inked
