@@ -3,6 +3,7 @@ package layout
 import (
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/crossmem/crossmem/internal/pdf"
@@ -236,4 +237,109 @@ func joinLine(a, b *Line) *Line {
 	q.Bold, q.Italic = main.Bold, main.Italic
 	q.Mono = q.Ink > 0 && q.monoInk*10 >= q.Ink*8
 	return q
+}
+
+// splitListing splits off a paragraph block's numbered code lines at its
+// start or end: lines that open with a line number followed by code
+// (codeLine), when the block's other lines hold text that is no code and
+// no line number, and the run continues a listing: two lines numbered one
+// after the other at least, or a line whose number follows the last of
+// the code block before it (prev) or precedes the first of the one after
+// it (next) — a footnote's number before a typewriter address is no line
+// number. A listing set right after "… as follows:" (or a paragraph
+// right after a listing) with no space between falls into the
+// paragraph's region. The runs become Code blocks; the block is returned
+// as it is otherwise.
+func splitListing(b, prev, next *Block) []*Block {
+	if b.Kind != Paragraph || len(b.Lines) < 2 {
+		return []*Block{b}
+	}
+	number := func(l *Line) (int, bool) {
+		f := strings.Fields(l.Text)
+		if len(f) < 2 || !listingNumber.MatchString(f[0]) || !codeLine(l) {
+			return 0, false
+		}
+		n, err := strconv.Atoi(f[0])
+		return n, err == nil
+	}
+	first := func(x *Block, last bool) (int, bool) {
+		if x == nil || len(x.Lines) == 0 || x.Kind != Code && !(x.Kind == Paragraph && codeBlock(x)) {
+			return 0, false
+		}
+		l := x.Lines[0]
+		if last {
+			l = x.Lines[len(x.Lines)-1]
+		}
+		return number(l)
+	}
+	// continues reports whether the numbered lines ls are consecutive and
+	// a run of two, or one that the neighbouring listing's number continues.
+	continues := func(ls []*Line, before bool) bool {
+		var nums []int
+		for _, l := range ls {
+			n, _ := number(l)
+			if len(nums) > 0 && n != nums[len(nums)-1]+1 {
+				return false
+			}
+			nums = append(nums, n)
+		}
+		if len(nums) >= 2 {
+			return true
+		}
+		if before {
+			m, ok := first(prev, true)
+			return ok && m+1 == nums[0]
+		}
+		m, ok := first(next, false)
+		return ok && nums[len(nums)-1]+1 == m
+	}
+	n := len(b.Lines)
+	lead := 0
+	for lead < n {
+		if _, ok := number(b.Lines[lead]); !ok {
+			break
+		}
+		lead++
+	}
+	trail := 0
+	for trail < n-lead {
+		if _, ok := number(b.Lines[n-1-trail]); !ok {
+			break
+		}
+		trail++
+	}
+	if lead > 0 && !continues(b.Lines[:lead], true) {
+		lead = 0
+	}
+	if trail > 0 && !continues(b.Lines[n-trail:], false) {
+		trail = 0
+	}
+	if lead+trail == 0 || lead+trail >= n {
+		return []*Block{b}
+	}
+	text := false
+	for _, l := range b.Lines[lead : n-trail] {
+		if codeLine(l) {
+			return []*Block{b}
+		}
+		text = text || !numberLine(l)
+	}
+	if !text {
+		return []*Block{b}
+	}
+	var out []*Block
+	if lead > 0 {
+		c := newBlock(Code, b.Lines[:lead])
+		c.Section, c.Continues = b.Section, b.Continues
+		out = append(out, c)
+	}
+	mid := newBlock(Paragraph, b.Lines[lead:n-trail])
+	if lead == 0 {
+		mid.Section, mid.Continues = b.Section, b.Continues
+	}
+	out = append(out, mid)
+	if trail > 0 {
+		out = append(out, newBlock(Code, b.Lines[n-trail:]))
+	}
+	return out
 }

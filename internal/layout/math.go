@@ -76,11 +76,20 @@ func mathish(l *Line) bool {
 //     half (two lines) apart, one below the other, are one block.
 func mathAndCode(blocks []*Block) []*Block {
 	var split []*Block
-	for _, b := range blocks {
+	for i, b := range blocks {
 		if framedListing(b) {
 			b.Kind, b.Float = Code, nil
 		}
-		split = append(split, splitDisplays(b)...)
+		var prev, next *Block
+		if i > 0 {
+			prev = blocks[i-1]
+		}
+		if i+1 < len(blocks) {
+			next = blocks[i+1]
+		}
+		for _, p := range splitListing(b, prev, next) {
+			split = append(split, splitDisplays(p)...)
+		}
 	}
 	blocks = split
 	for _, b := range blocks {
