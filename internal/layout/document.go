@@ -833,8 +833,9 @@ func matchTitle(p *Page, bi, li int, key string) (outlineMatch, bool) {
 	// fallback is a resemblance found on lines that carry only the start
 	// of the title, kept while the next lines may carry the rest ("… -
 	// subsection" resembles "… - subsection head", whose last word the
-	// next line holds).
+	// next line holds); fallbackDist is its edit distance to the title.
 	var fallback *outlineMatch
+	fallbackDist := 0
 	for n := 0; n < 4; n++ {
 		if k == len(b.Lines) {
 			// Continue into the next block if it sits right below.
@@ -853,10 +854,16 @@ func matchTitle(p *Page, bi, li int, key string) (outlineMatch, bool) {
 		switch {
 		case acc == key:
 			return outlineMatch{first: li, last: k, extra: extra}, true
-		case similar(acc, key) && fallback == nil && strings.HasPrefix(key, acc):
+		case similar(acc, key) && strings.HasPrefix(key, acc):
+			// More of the title's start: closer than the lines before.
 			fallback = &outlineMatch{first: li, last: k, extra: extra, fuzzy: true}
+			fallbackDist = len([]rune(key)) - len([]rune(acc))
 		case similar(acc, key):
-			if fallback != nil {
+			// The lines resemble the whole title; the start kept before
+			// wins only when it is closer (the next line is body text
+			// rather than the title's end set differently: "β-sampler"
+			// for a bookmark's "-sampler").
+			if fallback != nil && fallbackDist < editdist.Levenshtein([]rune(acc), []rune(key)) {
 				return *fallback, true
 			}
 			return outlineMatch{first: li, last: k, extra: extra, fuzzy: true}, true
