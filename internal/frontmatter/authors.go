@@ -196,21 +196,36 @@ var orgWords = map[string]bool{
 // can sign as an author ("American Mathematical Society", "The ATLAS
 // Collaboration", "Online-Journal Subcommittee of JPSJ"): two to eight
 // words, no digits, each capitalised or a small word of names (of, for,
-// the, on, and, in), one of them an orgWord (or the plural of one).
+// the, on, and, in), one of them an orgWord (or the plural of one) that
+// heads the name: its last word, or one followed by "of", "for", "on" or
+// "in" ("Society for Industrial and Applied Mathematics"). A title-case
+// subtitle whose orgWord qualifies another noun ("A Graph Neural Network
+// Approach") names no organisation.
 func orgName(p string) bool {
 	ws := strings.Fields(p)
 	if len(ws) < 2 || len(ws) > 8 || strings.IndexFunc(p, unicode.IsDigit) >= 0 {
 		return false
 	}
+	lower := make([]string, len(ws))
+	for i, w := range ws {
+		lower[i] = strings.ToLower(strings.Trim(w, ".,"))
+	}
 	org := false
-	for _, w := range ws {
-		lw := strings.ToLower(strings.Trim(w, ".,"))
+	for i, w := range ws {
+		lw := lower[i]
 		switch r, _ := utf8.DecodeRuneInString(w); {
 		case lw == "of" || lw == "for" || lw == "the" || lw == "on" || lw == "and" || lw == "in":
 		case !unicode.IsUpper(r):
 			return false
 		}
-		if orgWords[lw] || len(lw) > 3 && orgWords[strings.TrimSuffix(lw, "s")] {
+		head := i == len(ws)-1
+		if !head {
+			switch lower[i+1] {
+			case "of", "for", "on", "in":
+				head = true
+			}
+		}
+		if head && (orgWords[lw] || len(lw) > 3 && orgWords[strings.TrimSuffix(lw, "s")]) {
 			org = true
 		}
 	}

@@ -30,6 +30,9 @@ func TestReadJournalTitlePages(t *testing.T) {
 		{"byline.tex", "Sample Paper for the Review Class", []string{"American Mathematical Society", "Veytsman"}},
 		// An organisation alone on the line under the title (JPSJ).
 		{"organisation.tex", "Instructions for the Preparation of Manuscripts in Physics", []string{"Online-Journal Subcommittee of the Society"}},
+		// A title-case subtitle with a word that may name an organisation
+		// ("Network") qualifying its noun: no author; the names under it are.
+		{"subtitle_network.tex", "Learning to Rank Scientific Documents", []string{"Lovelace", "Babbage"}},
 		// A title beginning "Introduction to" under a banner (ejpecp).
 		{"introduction.tex", "Introduction to the Sample Class Version 1.11", []string{"Burdzy", "Chafaï"}},
 		// E-mail addresses beside the names on their line (PMLR).
