@@ -142,51 +142,19 @@ func listingPart(b *Block) bool {
 // share a band (the vertical overlap is at least half the smaller
 // block's height) and lie less than an em apart across (or overlap), or
 // less than four ems apart within a text column: a line of running text
-// (prose) spans the gap, so it is no gutter between columns. The joined
+// (prose) spans the gap, so it is no gutter between columns (beside, as
+// the pieces of a display are joined). The joined
 // block keeps the earlier block's place in reading order; its lines on
 // one baseline (within 0.3 of their size) become one line, joined left
 // to right by a space.
 func listingBeside(blocks []*Block) []*Block {
-	var spans []pdf.Rect // the running text's lines
-	for _, b := range blocks {
-		if b.Kind.Furniture() {
-			continue
-		}
-		for _, l := range b.Lines {
-			if prose(l) {
-				spans = append(spans, l.Box)
-			}
-		}
-	}
-	near := func(a, b *Block) bool {
-		s := math.Max(a.Size(), b.Size())
-		ov := math.Min(a.Box.Y1, b.Box.Y1) - math.Max(a.Box.Y0, b.Box.Y0)
-		h := math.Min(a.Box.Height(), b.Box.Height())
-		if h <= 0 || ov < 0.5*h {
-			return false
-		}
-		gap := math.Max(a.Box.X0-b.Box.X1, b.Box.X0-a.Box.X1)
-		if gap < s {
-			return true
-		}
-		if gap >= 4*s {
-			return false
-		}
-		x0, x1 := math.Min(a.Box.X1, b.Box.X1), math.Max(a.Box.X0, b.Box.X0)
-		for _, r := range spans {
-			if r.X0 <= x0 && r.X1 >= x1 {
-				return true
-			}
-		}
-		return false
-	}
 	for i := 0; i < len(blocks); i++ {
 		if !listingPart(blocks[i]) {
 			continue
 		}
 		for j := i + 1; j < len(blocks); j++ {
 			a, b := blocks[i], blocks[j]
-			if !listingPart(b) || a.Kind != Code && b.Kind != Code || !near(a, b) {
+			if !listingPart(b) || a.Kind != Code && b.Kind != Code || !beside(a, b, blocks) {
 				continue
 			}
 			blocks[i] = newBlock(Code, joinBaselines(append(append([]*Line(nil), a.Lines...), b.Lines...)))
