@@ -99,7 +99,9 @@ func TestUpdateStreamReleasesLock(t *testing.T) {
 // A note that cannot be read as one stops the stream with an error: the
 // notes of its transaction are rolled back (none half indexed), those of
 // earlier transactions stay, and the paths still sent are drained so the
-// sender never blocks.
+// sender never blocks. The hold is long enough (2 s) that the second note
+// and the broken one, sent one right after the other, share a
+// transaction even on a loaded machine under -race.
 func TestUpdateStreamError(t *testing.T) {
 	ix, wiki := emptyIndex(t)
 	paths := make(chan string) // unbuffered: a stream that stopped reading would block the sender
@@ -107,14 +109,15 @@ func TestUpdateStreamError(t *testing.T) {
 	var indexed int
 	go func() {
 		var err error
-		indexed, err = ix.UpdateStream(t.Context(), paths, 30*time.Millisecond)
+		indexed, err = ix.UpdateStream(t.Context(), paths, 2*time.Second)
 		done <- err
 	}()
 	paths <- writeNote(t, wiki, papers[0])
-	time.Sleep(80 * time.Millisecond) // committed on its own
-	paths <- writeNote(t, wiki, papers[1])
+	waitCommitted(t, ix, 1) // committed on its own
+	second := writeNote(t, wiki, papers[1])
 	broken := filepath.Join(wiki, "1_broken.md")
 	os.WriteFile(broken, []byte("---\ncite_key: [broken\n"), 0o644)
+	paths <- second
 	paths <- broken
 	paths <- writeNote(t, wiki, papers[2])
 	close(paths)
@@ -152,7 +155,7 @@ func TestUpdateStreamInterrupted(t *testing.T) {
 		done <- err
 	}()
 	paths <- writeNote(t, wiki, papers[0])
-	time.Sleep(80 * time.Millisecond) // committed on its own
+	waitCommitted(t, ix, 1) // committed on its own
 	paths <- writeNote(t, wiki, papers[1])
 	cancel()
 	paths <- writeNote(t, wiki, papers[2])
@@ -164,6 +167,23 @@ func TestUpdateStreamInterrupted(t *testing.T) {
 	ix.db.QueryRowContext(context.Background(), `SELECT count(*) FROM notes`).Scan(&notes)
 	if indexed != notes || notes != 1 {
 		t.Errorf("UpdateStream says %d notes indexed; the index holds %d, want 1", indexed, notes)
+	}
+}
+
+// waitCommitted waits until the index holds n notes: a stream's
+// transaction committed once its hold passed. A fixed sleep is no wait
+// on a loaded machine (under -race, indexing a note can outlast it, and
+// then the next note joins the open transaction).
+func waitCommitted(t *testing.T, ix *Index, n int) {
+	t.Helper()
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		var notes int
+		if ix.db.QueryRowContext(context.Background(), `SELECT count(*) FROM notes`).Scan(&notes) == nil && notes >= n {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the index holds %d notes after 30 s, want %d", notes, n)
+		}
 	}
 }
 
