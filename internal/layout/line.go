@@ -164,6 +164,7 @@ func buildLines(chars []pdf.Char, bold []fontFlags) []*Line {
 	}
 	lines = mergeFragments(lines, bold)
 	lines = attachScripts(lines, bold)
+	lines = joinTermRows(lines, bold)
 	for i, l := range lines {
 		l.seq = i
 	}
@@ -1171,4 +1172,116 @@ func letterCount(s string) int {
 		}
 	}
 	return n
+}
+
+// joinTermRows joins each term of a nomenclature or a list of
+// abbreviations to its definition, set a tab stop to its right on the same
+// baseline ("F        Force, N"): lines that the gap between them left
+// apart. A term is at most two tokens and six characters with a letter
+// (a symbol: "F", "∆x", "Re"); its definition starts with a letter and
+// holds a word of two letters or more, one to eight ems to its right, in
+// the same size, with no other line between them or after the definition
+// (a table's row has more cells). Pairs join only in a
+// list: at least three of them whose terms start at one left edge and
+// whose definitions start at another (within a point), as a nomenclature
+// aligns them.
+func joinTermRows(lines []*Line, bold []fontFlags) []*Line {
+	type pair struct{ t, d int }
+	var pairs []pair
+	for i, t := range lines {
+		if t.Vertical || !termLike(t.Text) {
+			continue
+		}
+		s := t.Size
+		best := -1
+		for j, d := range lines {
+			if j == i || d.Vertical || math.Abs(d.Base-t.Base) > 0.2*s || math.Abs(d.Size-t.Size) > 0.12*s {
+				continue
+			}
+			gap := d.Box.X0 - t.Box.X1
+			if gap < 1.0*s || gap > 8*s || (best >= 0 && d.Box.X0 >= lines[best].Box.X0) {
+				continue
+			}
+			best = j
+		}
+		if best < 0 || !definitionLike(lines[best].Text) {
+			continue
+		}
+		// Nothing between them on the baseline, nor after the definition
+		// (a table's row goes on with more cells).
+		clear := true
+		for k, o := range lines {
+			if k != i && k != best && math.Abs(o.Base-t.Base) <= 0.2*s && o.Box.X0 > t.Box.X1 {
+				clear = false
+			}
+		}
+		if clear {
+			pairs = append(pairs, pair{i, best})
+		}
+	}
+	join := map[int]int{}
+	for _, p := range pairs {
+		n := 0
+		for _, q := range pairs {
+			if math.Abs(lines[q.t].Box.X0-lines[p.t].Box.X0) <= 1 && math.Abs(lines[q.d].Box.X0-lines[p.d].Box.X0) <= 1 {
+				n++
+			}
+		}
+		if n >= 3 {
+			join[p.t] = p.d
+		}
+	}
+	if len(join) == 0 {
+		return lines
+	}
+	drop := map[int]bool{}
+	for t, d := range join {
+		if drop[t] || drop[d] {
+			continue
+		}
+		drop[d] = true
+	}
+	var out []*Line
+	for i, l := range lines {
+		if drop[i] {
+			continue
+		}
+		if d, ok := join[i]; ok && drop[d] {
+			sep := char{Char: pdf.Char{Rune: ' ', Generated: true, Font: -1}}
+			q := &Line{chars: append(append(append([]char{}, l.chars...), sep), lines[d].chars...)}
+			q.compute(bold)
+			q.Size, q.Base = lines[d].Size, lines[d].Base
+			q.seq = l.seq
+			out = append(out, q)
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// termLike reports whether a line's text reads as a nomenclature's term:
+// one or two tokens, six characters at most, with a letter.
+func termLike(text string) bool {
+	f := strings.Fields(text)
+	n := utf8.RuneCountInString(strings.Join(f, ""))
+	return len(f) >= 1 && len(f) <= 2 && n <= 6 && strings.IndexFunc(text, unicode.IsLetter) >= 0
+}
+
+// definitionLike reports whether a line's text reads as a term's
+// definition: it starts with a letter and holds a word — three letters or
+// more and nothing else but closing punctuation ("Force,", "Mass"), not a
+// formula such as "Ψ(t1, λ1)".
+func definitionLike(text string) bool {
+	r, _ := utf8.DecodeRuneInString(text)
+	if !unicode.IsLetter(r) {
+		return false
+	}
+	for _, w := range strings.Fields(text) {
+		w = strings.TrimRight(w, ".,;:")
+		if utf8.RuneCountInString(w) >= 3 && strings.IndexFunc(w, func(c rune) bool { return !unicode.IsLetter(c) }) < 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -156,3 +156,24 @@ func TestHyphenBeforeOutdentedLine(t *testing.T) {
 		}
 	}
 }
+
+// A nomenclature (symbols flush left, each definition at a tab stop on
+// the symbol's baseline) reads entry by entry: each symbol is on one line
+// with its definition, not in a column of symbols apart from a column of
+// definitions. A PDF made at test time by pdfTeX from
+// testdata/nomenclature.tex.
+func TestNomenclatureEntries(t *testing.T) {
+	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "nomenclature.tex"))
+	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	lines := map[string]bool{}
+	for _, b := range pages[0].Blocks {
+		for _, l := range b.Lines {
+			lines[strings.Join(strings.Fields(l.Text), " ")] = true
+		}
+	}
+	for _, want := range []string{"F Force, N", "f Residual value vector", "J Jacobian matrix", "m Mass, kg", "x Variable value vector", "i Variable number"} {
+		if !lines[want] {
+			t.Errorf("no line %q; blocks %q", want, kindTexts(pages))
+		}
+	}
+}
