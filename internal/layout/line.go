@@ -1177,8 +1177,9 @@ func letterCount(s string) int {
 // joinTermRows joins each term of a nomenclature or a list of
 // abbreviations to its definition, set a tab stop to its right on the same
 // baseline ("F        Force, N"): lines that the gap between them left
-// apart. A term is at most two tokens and six characters with a letter
-// (a symbol: "F", "∆x", "Re"); its definition starts with a letter and
+// apart. A term is at most two tokens and six characters with a letter,
+// not bold and not closing with a colon (a symbol: "F", "∆x", "Re"; a bold
+// label "Alpha:" with its value beside it is a table's); its definition starts with a letter and
 // holds a word of two letters or more, one to eight ems to its right, in
 // the same size, with no other line between them or after the definition
 // (a table's row has more cells). Pairs join only in a
@@ -1189,7 +1190,7 @@ func joinTermRows(lines []*Line, bold []fontFlags) []*Line {
 	type pair struct{ t, d int }
 	var pairs []pair
 	for i, t := range lines {
-		if t.Vertical || !termLike(t.Text) {
+		if t.Vertical || t.Bold || !termLike(t.Text) {
 			continue
 		}
 		s := t.Size
@@ -1261,11 +1262,12 @@ func joinTermRows(lines []*Line, bold []fontFlags) []*Line {
 }
 
 // termLike reports whether a line's text reads as a nomenclature's term:
-// one or two tokens, six characters at most, with a letter.
+// one or two tokens, six characters at most, with a letter, not closing
+// with a colon (a label: "Alpha:", whose value a table sets beside it).
 func termLike(text string) bool {
 	f := strings.Fields(text)
 	n := utf8.RuneCountInString(strings.Join(f, ""))
-	return len(f) >= 1 && len(f) <= 2 && n <= 6 && strings.IndexFunc(text, unicode.IsLetter) >= 0
+	return len(f) >= 1 && len(f) <= 2 && n <= 6 && strings.IndexFunc(text, unicode.IsLetter) >= 0 && !strings.HasSuffix(text, ":")
 }
 
 // definitionLike reports whether a line's text reads as a term's
