@@ -295,19 +295,5 @@ func splitListing(b, prev, next *Block) []*Block {
 	if !text {
 		return []*Block{b}
 	}
-	var out []*Block
-	if lead > 0 {
-		c := newBlock(Code, b.Lines[:lead])
-		c.Section, c.Continues = b.Section, b.Continues
-		out = append(out, c)
-	}
-	mid := newBlock(Paragraph, b.Lines[lead:n-trail])
-	if lead == 0 {
-		mid.Section, mid.Continues = b.Section, b.Continues
-	}
-	out = append(out, mid)
-	if trail > 0 {
-		out = append(out, newBlock(Code, b.Lines[n-trail:]))
-	}
-	return out
+	return splitEnds(b, lead, trail, Code)
 }

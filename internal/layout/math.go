@@ -433,9 +433,18 @@ func splitDisplays(b *Block) []*Block {
 	if lead+trail == 0 {
 		return []*Block{b}
 	}
+	return splitEnds(b, lead, trail, Equation)
+}
+
+// splitEnds cuts paragraph block b into its first lead lines and its last
+// trail lines, each a block of kind k, and the lines between them, a
+// Paragraph; the first block takes b's section and its continuation of a
+// paragraph before it.
+func splitEnds(b *Block, lead, trail int, k Kind) []*Block {
+	n := len(b.Lines)
 	var out []*Block
 	if lead > 0 {
-		d := newBlock(Equation, b.Lines[:lead])
+		d := newBlock(k, b.Lines[:lead])
 		d.Section, d.Continues = b.Section, b.Continues
 		out = append(out, d)
 	}
@@ -445,7 +454,7 @@ func splitDisplays(b *Block) []*Block {
 	}
 	out = append(out, mid)
 	if trail > 0 {
-		out = append(out, newBlock(Equation, b.Lines[n-trail:]))
+		out = append(out, newBlock(k, b.Lines[n-trail:]))
 	}
 	return out
 }
