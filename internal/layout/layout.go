@@ -18,6 +18,7 @@
 package layout
 
 import (
+	"cmp"
 	"math"
 	"regexp"
 	"slices"
@@ -643,16 +644,41 @@ type region struct {
 	seq   int
 	kind  Kind
 	float *Float // the float whose text this region is (kind TableText or FigureText)
+
+	// memo holds size, pitch and centred as computed for the lines the
+	// region had then; add clears it. mergeRegions asks for them of every
+	// pair of regions after every join: recomputing each (a median, a
+	// scan of the lines) made a page of many short regions cubic with a
+	// large constant (500 monospaced lines took 100 s).
+	memo *regionMemo
+}
+
+type regionMemo struct {
+	size, pitch float64
+	centred     bool // centredLines
 }
 
 func (r *region) add(l *Line) {
 	r.lines = append(r.lines, l)
 	r.box = r.box.Union(l.Box)
+	r.memo = nil
+}
+
+func (r *region) memoized() *regionMemo {
+	if r.memo == nil {
+		r.memo = &regionMemo{size: r.medianSize(), pitch: r.medianPitch(), centred: r.centredLines()}
+	}
+	return r.memo
 }
 
 // pitch returns the median distance between the baselines of the
 // region's lines, 0 for a single line.
-func (r *region) pitch() float64 {
+func (r *region) pitch() float64 { return r.memoized().pitch }
+
+// size returns the median font size of the region's lines, in points.
+func (r *region) size() float64 { return r.memoized().size }
+
+func (r *region) medianPitch() float64 {
 	var ps []float64
 	for i := 1; i < len(r.lines); i++ {
 		ps = append(ps, r.lines[i-1].Base-r.lines[i].Base)
@@ -660,12 +686,25 @@ func (r *region) pitch() float64 {
 	return median(ps)
 }
 
-func (r *region) size() float64 {
+func (r *region) medianSize() float64 {
 	s := make([]float64, len(r.lines))
 	for i, l := range r.lines {
 		s[i] = l.Size
 	}
 	return median(s)
+}
+
+// centredLines reports whether every line of the region is centred on
+// the region's axis within a point and a half and none is running text
+// (prose): the shape centredStack asks of both its regions.
+func (r *region) centredLines() bool {
+	c := (r.box.X0 + r.box.X1) / 2
+	for _, l := range r.lines {
+		if math.Abs((l.Box.X0+l.Box.X1)/2-c) > 1.5 || prose(l) {
+			return false
+		}
+	}
+	return true
 }
 
 // continues reports whether line l (next in stream order) belongs to the
@@ -734,35 +773,84 @@ func buildRegions(lines []*Line, st Stats) []*region {
 // mergeRegions joins regions that continue one another geometrically
 // although the content stream separated them: B starts one line pitch
 // below A's last line, in the same column, at the same font size.
+//
+// It joins, again and again, the first pair (A, B) in the order of rs
+// (by A, then by B) that passes joinsLocally, a test of the pair alone,
+// with no other region between them (nothingBetween), until none does.
+// Only pairs involving the region that just grew can change the
+// first, so those are all that is tested again after a join, and the
+// test of what lies between is made only for pairs that pass the first.
+// (Scanning every pair again after each join, as it was done, made a
+// page of many short regions cubic: 500 monospaced lines took 100 s.)
 func mergeRegions(rs []*region, st Stats) []*region {
-	for changed := true; changed; {
-		changed = false
-	outer:
-		for i, a := range rs {
-			for j, b := range rs {
-				if i == j {
-					continue
-				}
-				if canJoin(a, b, rs, st) {
-					for _, l := range b.lines {
-						a.add(l)
-					}
-					a.seq = min(a.seq, b.seq)
-					rs = append(rs[:j], rs[j+1:]...)
-					changed = true
-					break outer
-				}
+	type pair struct{ a, b *region }
+	cand := map[pair]bool{}
+	for i, a := range rs {
+		for j, b := range rs {
+			if i != j && joinsLocally(a, b, st) {
+				cand[pair{a, b}] = true
+			}
+		}
+	}
+	for len(cand) > 0 {
+		at := make(map[*region]int, len(rs))
+		for i, r := range rs {
+			at[r] = i
+		}
+		ps := make([]pair, 0, len(cand))
+		for p := range cand {
+			ps = append(ps, p)
+		}
+		slices.SortFunc(ps, func(x, y pair) int {
+			if c := cmp.Compare(at[x.a], at[y.a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(at[x.b], at[y.b])
+		})
+		var join *pair
+		for k := range ps {
+			if nothingBetween(ps[k].a, ps[k].b, rs) {
+				join = &ps[k]
+				break
+			}
+		}
+		if join == nil {
+			break
+		}
+		a, b := join.a, join.b
+		for _, l := range b.lines {
+			a.add(l)
+		}
+		a.seq = min(a.seq, b.seq)
+		rs = slices.Delete(rs, at[b], at[b]+1)
+		for p := range cand {
+			if p.a == a || p.b == a || p.a == b || p.b == b {
+				delete(cand, p)
+			}
+		}
+		for _, o := range rs {
+			if o == a {
+				continue
+			}
+			if joinsLocally(a, o, st) {
+				cand[pair{a, o}] = true
+			}
+			if joinsLocally(o, a, st) {
+				cand[pair{o, a}] = true
 			}
 		}
 	}
 	return rs
 }
 
-func canJoin(a, b *region, all []*region, st Stats) bool {
+// joinsLocally is canJoin's test of the two regions alone: a centred
+// stack of short lines (centredStack), or running text that b continues
+// one line pitch under a, in the same column, at the same font size.
+func joinsLocally(a, b *region, st Stats) bool {
 	last := a.lines[len(a.lines)-1]
 	first := b.lines[0]
 	s := math.Max(a.size(), b.size())
-	if centredStack(a, b) && nothingBetween(a, b, all) {
+	if centredStack(a, b) {
 		return true
 	}
 	if math.Abs(a.size()-b.size()) > 0.12*s {
@@ -784,11 +872,8 @@ func canJoin(a, b *region, all []*region, st Stats) bool {
 	// writes two columns line by line, alternating), and A's last line
 	// fills the column. Stacked single lines (table cells written row by
 	// row) stay separate regions.
-	if (len(a.lines) < 2 || len(b.lines) < 2) && !(prose(last) && prose(first)) ||
-		last.Box.Width() < 0.7*math.Max(a.box.Width(), b.box.Width()) && !wrapsOn(a, b) {
-		return false
-	}
-	return nothingBetween(a, b, all)
+	return !((len(a.lines) < 2 || len(b.lines) < 2) && !(prose(last) && prose(first)) ||
+		last.Box.Width() < 0.7*math.Max(a.box.Width(), b.box.Width()) && !wrapsOn(a, b))
 }
 
 // wrapsOn reports whether paragraph text set narrow (beside a figure that
@@ -833,13 +918,8 @@ func centredStack(a, b *region) bool {
 	if s <= 0 || math.Min(last.Size, first.Size)*1.3 < s {
 		return false
 	}
-	for _, r := range []*region{a, b} {
-		c := (r.box.X0 + r.box.X1) / 2
-		for _, l := range r.lines {
-			if math.Abs((l.Box.X0+l.Box.X1)/2-c) > 1.5 || prose(l) {
-				return false
-			}
-		}
+	if !a.memoized().centred || !b.memoized().centred {
+		return false
 	}
 	if math.Abs((a.box.X0+a.box.X1)/2-(b.box.X0+b.box.X1)/2) > 1.5 {
 		return false
