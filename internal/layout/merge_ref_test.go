@@ -123,4 +123,3 @@ func BenchmarkMergeRegionsHostile(b *testing.B) {
 		Analyze(page, st)
 	}
 }
-
