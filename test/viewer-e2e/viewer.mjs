@@ -96,6 +96,17 @@ async function checkHighlight(page, c) {
 const report = {};
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
 const page = await context.newPage();
+// What the page did, printed on stderr when the script fails (a step that
+// times out says nothing else): the steps, navigations and requests, each
+// with the milliseconds since the start.
+const t0 = Date.now();
+const trail = [];
+const note = (what) => { trail.push(`${Date.now() - t0} ms ${what}`); if (trail.length > 400) trail.shift(); };
+page.on("framenavigated", (f) => { if (f === page.mainFrame()) note(`navigated ${f.url()}`); });
+page.on("request", (r) => note(`request ${r.method()} ${r.url()}`));
+page.on("requestfinished", (r) => note(`finished ${r.url()}`));
+page.on("requestfailed", (r) => note(`failed ${r.url()}: ${r.failure()?.errorText}`));
+process.on("exit", (code) => { if (code !== 0) process.stderr.write("trail:\n" + trail.join("\n") + "\n"); });
 context.setDefaultTimeout(120000); // generous: CI runs this under the race detector beside the other packages on 2 cores
 
 // 1. The library.
@@ -123,6 +134,7 @@ for (const c of cfg.chunks) {
   const copies = await page.locator("button.copy").count();
   check(copies >= 1 || c.key !== cfg.search.key, `${c.name}: no copy buttons on the paper page`);
   // Click the chunk's provenance: the page view at its bbox.
+  note(`step 3 ${c.name}: click the provenance of ${c.chunk}`);
   await Promise.all([page.waitForURL(/\/pdf\//), page.locator(`li.chunk#${c.chunk} a.provenance`).click()]);
   report[c.name] = await checkHighlight(page, c);
 }
