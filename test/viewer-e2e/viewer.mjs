@@ -135,6 +135,16 @@ for (const c of cfg.chunks) {
   check(copies >= 1 || c.key !== cfg.search.key, `${c.name}: no copy buttons on the paper page`);
   // Click the chunk's provenance: the page view at its bbox.
   note(`step 3 ${c.name}: click the provenance of ${c.chunk}`);
+  // The paper page's figure images load lazily as the chunk scrolls into
+  // view and push the lines below them down when they arrive: wait for the
+  // images in view to load before clicking, or the click lands where the
+  // link was (CI lost this click twice, the trail showing only the images).
+  const prov = page.locator(`li.chunk#${c.chunk} a.provenance`);
+  await prov.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => [...document.images].every((i) => {
+    const r = i.getBoundingClientRect();
+    return i.complete || r.bottom < 0 || r.top > window.innerHeight;
+  }));
   await Promise.all([page.waitForURL(/\/pdf\//), page.locator(`li.chunk#${c.chunk} a.provenance`).click()]);
   report[c.name] = await checkHighlight(page, c);
 }
