@@ -100,9 +100,10 @@ func transpose(g [][][]rune) [][][]rune {
 // order, to the greatest total row similarity (align1D of their cells),
 // and returns the indices of the aligned rows of each.
 func alignOuter(a, b [][][]rune) (ai, bi []int) {
-	return align(len(a), len(b), func(i, j int) float64 {
+	ai, bi, _ = align(len(a), len(b), func(i, j int) float64 {
 		return align1D(a[i], b[j])
 	})
+	return ai, bi
 }
 
 // align1D returns the similarity of two rows: the best order-keeping
@@ -112,18 +113,14 @@ func align1D(a, b [][]rune) float64 {
 	if len(a)+len(b) == 0 {
 		return 1
 	}
-	ai, bi := align(len(a), len(b), func(i, j int) float64 { return lcsSimilarity(a[i], b[j]) })
-	var s float64
-	for k := range ai {
-		s += lcsSimilarity(a[ai[k]], b[bi[k]])
-	}
+	_, _, s := align(len(a), len(b), func(i, j int) float64 { return lcsSimilarity(a[i], b[j]) })
 	return 2 * s / float64(len(a)+len(b))
 }
 
 // align is the dynamic programme of a global alignment with no gap cost:
 // the order-keeping pairing of 0..n-1 with 0..m-1 that maximises the sum
-// of reward over the pairs.
-func align(n, m int, reward func(i, j int) float64) (ai, bi []int) {
+// of reward over the pairs; it returns the pairs and that sum.
+func align(n, m int, reward func(i, j int) float64) (ai, bi []int, sum float64) {
 	score := make([][]float64, n+1)
 	for i := range score {
 		score[i] = make([]float64, m+1)
@@ -148,7 +145,7 @@ func align(n, m int, reward func(i, j int) float64) (ai, bi []int) {
 		ai[l], ai[r] = ai[r], ai[l]
 		bi[l], bi[r] = bi[r], bi[l]
 	}
-	return ai, bi
+	return ai, bi, score[n][m]
 }
 
 // lcsSimilarity is 2·LCS(a, b)/(|a|+|b|), 1 when both are empty.
