@@ -157,28 +157,8 @@ func TestCompileAllInterruptedSaysWhatIsIndexed(t *testing.T) {
 		t.Skip("compiles three corpus PDFs")
 	}
 	t.Parallel()
-	warmPDFium(t)
-	dir := t.TempDir()
-	cache := filepath.Join(dir, "cache")
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(wazeroDir, filepath.Join(cache, "wazero")); err != nil {
-		t.Fatal(err)
-	}
-	dead, err := unusedAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{
-		"CROSSMEM_HOME":   filepath.Join(dir, "home"),
-		"CROSSMEM_CONFIG": filepath.Join(dir, "config.toml"),
-		"CROSSMEM_CACHE":  cache,
-		"OLLAMA_HOST":     "http://" + dead,
-	}
-	for _, k := range []string{"CROSSMEM_ARXIV_API", "CROSSMEM_ARXIV_PDF", "CROSSMEM_CROSSREF_API", "CROSSMEM_OPENALEX_API", "CROSSMEM_DATACITE_API", "CROSSMEM_UNPAYWALL_API"} {
-		env[k] = "http://" + dead
-	}
+	p, dir := emptyInProcess(t)
+	env := p.env
 	run := func(ctx context.Context, out io.Writer, args ...string) (int, string) {
 		var errOut bytes.Buffer
 		code := cli.Main(ctx, args, cli.IO{In: strings.NewReader(""), Out: out, Err: &errOut,

@@ -59,6 +59,7 @@ func emptyInProcess(t *testing.T) (inProcess, string) {
 		"CROSSMEM_ARXIV_API":    dead + "/api/query",
 		"CROSSMEM_ARXIV_PDF":    dead + "/pdf",
 		"CROSSMEM_CROSSREF_API": dead,
+		"CROSSMEM_OPENALEX_API": dead, "CROSSMEM_DATACITE_API": dead, "CROSSMEM_UNPAYWALL_API": dead,
 	}}
 	return p, dir
 }
