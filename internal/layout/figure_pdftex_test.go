@@ -1,12 +1,8 @@
 package layout
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/crossmem/crossmem/internal/pdf"
-	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // Figures as journal classes set them (testdata/journal_figures.tex,
@@ -17,8 +13,7 @@ import (
 // with a chapter's number and no caption is none, nor is a highlight
 // behind a caption's words.
 func TestJournalFigures(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "journal_figures.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "journal_figures.tex")
 	if len(pages) != 2 {
 		t.Fatalf("%d pages, want 2", len(pages))
 	}

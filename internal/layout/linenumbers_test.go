@@ -1,12 +1,8 @@
 package layout
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/crossmem/crossmem/internal/pdf"
-	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // Line numbers in the margin (testdata/line_numbers.tex, typeset by
@@ -14,8 +10,7 @@ import (
 // display keep none of them, and no block is a number alone. A table's
 // row numbers at the column's edge stay in the table.
 func TestLineNumbers(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "line_numbers.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "line_numbers.tex")
 	var notes []string
 	var body strings.Builder
 	for _, p := range pages {

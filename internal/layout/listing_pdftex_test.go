@@ -1,13 +1,9 @@
 package layout
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/crossmem/crossmem/internal/pdf"
-	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // Code listings (testdata/listings.tex, typeset by pdfTeX at test time):
@@ -20,8 +16,7 @@ import (
 // columns, and one with a typewriter column beside descriptions and
 // numbers, stay tables.
 func TestCodeListings(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "listings.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "listings.tex")
 	var code [][]string
 	tables := 0
 	for _, p := range pages {

@@ -1,21 +1,16 @@
 package layout
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/crossmem/crossmem/internal/pdf"
-	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // Equation numbers set on the left of their displays (testdata/leqno.tex,
 // typeset by pdfTeX at test time) label them as numbers on the right do:
 // no number stands alone.
 func TestLeftEquationNumbers(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "leqno.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "leqno.tex")
 	var labels []string
 	for _, p := range pages {
 		for _, b := range p.Blocks {
@@ -36,8 +31,7 @@ func TestLeftEquationNumbers(t *testing.T) {
 // their own under it (testdata/eq_limits.tex, typeset by pdfTeX at test
 // time), are part of the one equation chunk.
 func TestEquationLimits(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "eq_limits.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "eq_limits.tex")
 	var eqs []string
 	for _, p := range pages {
 		for _, b := range p.Blocks {

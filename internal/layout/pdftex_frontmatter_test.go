@@ -1,12 +1,8 @@
 package layout
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/crossmem/crossmem/internal/pdf"
-	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // checkBlocks compares kindTexts(pages) with want, each an entry "kind:
@@ -29,8 +25,7 @@ func checkBlocks(t *testing.T, pages []*Page, want []string) {
 // foot of the title page) is not. A PDF made at test time by pdfTeX from
 // testdata/title_page_large_authors.tex.
 func TestFrontMatterLargeAuthors(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "title_page_large_authors.tex"))
-	checkBlocks(t, Document(readPages(t, pdfPath), pdf.Structure{}), []string{
+	checkBlocks(t, texDocument(t, "title_page_large_authors.tex"), []string{
 		"heading: Reading the Title Pages of Papers",
 		"paragraph: Ada Lovelace and Charles Babbage Department of Analytical Engines, University of London 12 Gower Street, London WC1E 6BT, United Kingdom",
 		"paragraph: Correspondence: ada@example.org",
@@ -48,8 +43,7 @@ func TestFrontMatterLargeAuthors(t *testing.T) {
 // running text, stays a paragraph of its own. A PDF made at test time by
 // pdfTeX from testdata/title_page_body_size.tex.
 func TestFrontMatterBodySizeTitle(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "title_page_body_size.tex"))
-	checkBlocks(t, Document(readPages(t, pdfPath), pdf.Structure{}), []string{
+	checkBlocks(t, texDocument(t, "title_page_body_size.tex"), []string{
 		"heading: A Template with Its Title Set at the Body Size",
 		"paragraph: Ada Lovelace,1 Charles Babbage,2 Mary Somerville3 1Analytical Engines Ltd, 12 Gower Street, London 2University of London 3Royal Astronomical Society, Burlington House, Piccadilly",
 		"paragraph: This paper explains",

@@ -1,12 +1,8 @@
 package layout
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/crossmem/crossmem/internal/pdf"
-	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // kindTexts returns "kind: text" (white space collapsed) of the blocks
@@ -29,8 +25,7 @@ func kindTexts(pages []*Page) []string {
 // leading, not the type size. A PDF made at test time by pdfTeX from
 // testdata/double_spaced.tex.
 func TestDoubleSpacedParagraphs(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "double_spaced.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "double_spaced.tex")
 	got := kindTexts(pages)
 	want := []string{
 		"heading: Reading Habits of Graduate Students",
@@ -59,8 +54,7 @@ func TestDoubleSpacedParagraphs(t *testing.T) {
 // a listing's line numbers stay with its code. A PDF made at test time by
 // pdfTeX from testdata/line_numbers_prose.tex.
 func TestLineNumbersBesideProse(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "line_numbers_prose.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "line_numbers_prose.tex")
 	if len(pages) != 3 {
 		t.Fatalf("%d pages, want 3", len(pages))
 	}
@@ -106,8 +100,7 @@ func TestLineNumbersBesideProse(t *testing.T) {
 // the entry is one paragraph whose first line ends "Video. Re-". A PDF
 // made at test time by pdfTeX from testdata/loose_hyphen.tex.
 func TestLooseLineHyphenatedWord(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "loose_hyphen.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "loose_hyphen.tex")
 	var entry *Block
 	for _, b := range pages[0].Blocks {
 		if strings.HasPrefix(b.Text(), "[27]") {
@@ -130,8 +123,7 @@ func TestLooseLineHyphenatedWord(t *testing.T) {
 // line is full and its sentence goes on in the wide part. A PDF made at
 // test time by pdfTeX from testdata/wrapped_paragraph.tex.
 func TestWrappedParagraph(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "wrapped_paragraph.tex"))
-	checkBlocks(t, Document(readPages(t, pdfPath), pdf.Structure{}), []string{
+	checkBlocks(t, texDocument(t, "wrapped_paragraph.tex"), []string{
 		"heading: 1 Figures beside the text",
 		"paragraph: The paragraph before the figure",
 		"paragraph: It should be noted that the environment that sets a figure beside the text is not a floating environment;",
@@ -145,8 +137,7 @@ func TestWrappedParagraph(t *testing.T) {
 // reads as a hanging indent. A PDF made at test time by pdfTeX from
 // testdata/hyphen_outdent.tex.
 func TestHyphenBeforeOutdentedLine(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "hyphen_outdent.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "hyphen_outdent.tex")
 	for _, s := range kindTexts(pages) {
 		if strings.HasPrefix(s, "paragraph: thor 2013)") {
 			t.Errorf("the rest of the hyphenated word is a paragraph of its own; blocks %q", kindTexts(pages))
@@ -163,8 +154,7 @@ func TestHyphenBeforeOutdentedLine(t *testing.T) {
 // definitions. A PDF made at test time by pdfTeX from
 // testdata/nomenclature.tex.
 func TestNomenclatureEntries(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "nomenclature.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "nomenclature.tex")
 	lines := map[string]bool{}
 	for _, b := range pages[0].Blocks {
 		for _, l := range b.Lines {

@@ -1,12 +1,8 @@
 package layout
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/crossmem/crossmem/internal/pdf"
-	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // In a bibliography numbered "1.", "2.", …, a line that starts with a
@@ -15,8 +11,7 @@ import (
 // entry, not a new one. A PDF made at test time by pdfTeX from
 // testdata/numbered_bibliography.tex.
 func TestNumberedBibliographySequence(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "numbered_bibliography.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "numbered_bibliography.tex")
 	var refs []string
 	for _, p := range pages {
 		for _, b := range p.Blocks {

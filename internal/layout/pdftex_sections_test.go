@@ -16,8 +16,7 @@ import (
 // outline: a PDF made at test time by pdfTeX from
 // testdata/smallcaps_sections.tex.
 func TestSmallCapsSections(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "smallcaps_sections.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "smallcaps_sections.tex")
 	var heads, paras []string
 	for _, p := range pages {
 		for _, b := range p.Blocks {
@@ -46,15 +45,7 @@ func TestSmallCapsSections(t *testing.T) {
 // Introduction") open sections below them. A PDF made at test time by
 // pdfTeX from testdata/shallow_outline.tex.
 func TestShallowOutlineSubsections(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "shallow_outline.tex"))
-	data, err := os.ReadFile(pdfPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages, st := readTeX(t, "shallow_outline.tex")
 	if len(st.Outline) != 2 {
 		t.Fatalf("outline %+v, want the two sections", st.Outline)
 	}
@@ -82,8 +73,7 @@ func TestShallowOutlineSubsections(t *testing.T) {
 // heading. A PDF made at test time by pdfTeX from
 // testdata/tabbed_markers.tex.
 func TestTabbedMarkers(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "tabbed_markers.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "tabbed_markers.tex")
 	var got []string
 	for _, p := range pages {
 		for _, b := range p.Blocks {
@@ -111,15 +101,7 @@ func TestTabbedMarkers(t *testing.T) {
 // outline entry that names them. A PDF made at test time by pdfTeX from
 // testdata/stacked_headings.tex.
 func TestStackedHeadings(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "stacked_headings.tex"))
-	data, err := os.ReadFile(pdfPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages, st := readTeX(t, "stacked_headings.tex")
 	if len(st.Outline) != 3 {
 		t.Fatalf("outline %+v, want three entries", st.Outline)
 	}
@@ -145,8 +127,7 @@ func TestStackedHeadings(t *testing.T) {
 // is prose, not the bibliography. A PDF made at test time by pdfTeX from
 // testdata/hanging_bibliography.tex.
 func TestHangingBibliography(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "hanging_bibliography.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "hanging_bibliography.tex")
 	var refs, notes []string
 	var cont []bool
 	prose := 0
@@ -195,15 +176,7 @@ func TestHangingBibliography(t *testing.T) {
 // outline does not name, stay in their paragraphs and open no section. A
 // PDF made at test time by pdfTeX from testdata/runin_outline.tex.
 func TestRunInHeadings(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "runin_outline.tex"))
-	data, err := os.ReadFile(pdfPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages, st := readTeX(t, "runin_outline.tex")
 	if len(st.Outline) != 4 {
 		t.Fatalf("outline %+v, want four entries", st.Outline)
 	}
@@ -252,15 +225,7 @@ func TestRunInHeadings(t *testing.T) {
 // its heading. A PDF made at test time by pdfTeX from
 // testdata/appendix_outline.tex.
 func TestOutlineEntryWithoutHeading(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "appendix_outline.tex"))
-	data, err := os.ReadFile(pdfPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages, st := readTeX(t, "appendix_outline.tex")
 	if len(st.Outline) != 4 {
 		t.Fatalf("outline %+v, want four entries", st.Outline)
 	}
@@ -292,8 +257,7 @@ func TestOutlineEntryWithoutHeading(t *testing.T) {
 // "4. DISPLAYING MATHEMATICS" had been). A PDF made at test time by pdfTeX
 // from testdata/line_numbers_foot.tex.
 func TestLineNumbersAreNoPageNumbers(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "line_numbers_foot.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "line_numbers_foot.tex")
 	var heads, margin []string
 	for _, p := range pages {
 		for _, b := range p.Blocks {
@@ -324,8 +288,7 @@ func TestLineNumbersAreNoPageNumbers(t *testing.T) {
 // of a one-page document: documentTitle). A PDF made at test time by
 // pdfTeX from testdata/bold_number_sections.tex.
 func TestBoldNumberSections(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "bold_number_sections.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "bold_number_sections.tex")
 	var heads []string
 	var sections []string
 	for _, p := range pages {
@@ -357,8 +320,7 @@ func TestBoldNumberSections(t *testing.T) {
 // starting at the same place. A PDF made at test time by pdfTeX from
 // testdata/runin_gaps.tex.
 func TestRunInGaps(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "runin_gaps.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "runin_gaps.tex")
 	var lines []string
 	for _, p := range pages {
 		for _, b := range p.Blocks {
@@ -389,15 +351,7 @@ func TestRunInGaps(t *testing.T) {
 // from the title's end (math the bookmark drops): both lines are closer.
 // A PDF made at test time by pdfTeX from testdata/outline_titles.tex.
 func TestOutlineTitles(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "outline_titles.tex"))
-	data, err := os.ReadFile(pdfPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages, st := readTeX(t, "outline_titles.tex")
 	if len(st.Outline) != 5 {
 		t.Fatalf("outline %+v, want five entries", st.Outline)
 	}
@@ -447,8 +401,7 @@ func TestOutlineTitles(t *testing.T) {
 // number, stay paragraphs. A PDF made at test time by pdfTeX from
 // testdata/numbered_runin.tex.
 func TestNumberedRunInSubsections(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "numbered_runin.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "numbered_runin.tex")
 	type sec struct {
 		title string
 		level int
@@ -484,8 +437,7 @@ func TestNumberedRunInSubsections(t *testing.T) {
 // heading, the subheading below it though left of its start. A PDF made
 // at test time by pdfTeX from testdata/stacked_numbered.tex.
 func TestStackedNumberedHeadings(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "stacked_numbered.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "stacked_numbered.tex")
 	var heads []string
 	for _, p := range pages {
 		for _, b := range p.Blocks {
@@ -498,4 +450,27 @@ func TestStackedNumberedHeadings(t *testing.T) {
 	if !slices.Equal(heads, want) {
 		t.Errorf("headings %q, want %q", heads, want)
 	}
+}
+
+// readTeX makes testdata/name with pdfTeX and reads its pages and its
+// document structure (outline, page labels), failing t when it cannot.
+func readTeX(t *testing.T, name string) ([]*pdf.Page, pdf.Structure) {
+	t.Helper()
+	data, err := os.ReadFile(pdftest.PDFTeX(t, filepath.Join("testdata", name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, st, err := openEngine(t).Read(t.Context(), data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages, st
+}
+
+// texDocument makes testdata/name with pdfTeX and lays its pages out as a
+// document without its outline (pdf.Structure{}): what typography alone
+// gives.
+func texDocument(t *testing.T, name string) []*Page {
+	t.Helper()
+	return Document(readPages(t, pdftest.PDFTeX(t, filepath.Join("testdata", name))), pdf.Structure{})
 }

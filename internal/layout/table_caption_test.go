@@ -1,14 +1,12 @@
 package layout
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/pdf"
-	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // Tables that only their captions vouch for (real corpus pages): a box of
@@ -94,8 +92,7 @@ func TestTableBandHeadPokingIn(t *testing.T) {
 // like prose. Each is its caption's table with the cells of the source,
 // and the notes and the paragraphs stay out of them.
 func TestCaptionedTablesWithoutRules(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "captioned_tables.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "captioned_tables.tex")
 	if len(pages) != 1 {
 		t.Fatalf("%d pages, want 1", len(pages))
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/crossmem/crossmem/internal/corpustest"
 	"github.com/crossmem/crossmem/internal/pdf"
-	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // tablesOf returns the table floats of a page of a laid-out document.
@@ -38,8 +37,7 @@ func corpusDocument(t *testing.T, name string) []*Page {
 // a landscape table is): a PDF made at test time by pdfTeX from
 // testdata/turned_table.tex, whose cells are known from the source.
 func TestTurnedTable(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "turned_table.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "turned_table.tex")
 	tables := tablesOf(pages, 1)
 	if len(tables) != 1 {
 		t.Fatalf("%d tables, want 1", len(tables))
@@ -132,8 +130,7 @@ func TestWrappedRows(t *testing.T) {
 // group's label set on its middle line (one row a group); columns a word
 // space apart with no rule (where their words start).
 func TestTableReading(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "table_reading.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "table_reading.tex")
 	want := map[int][][]string{
 		1: {
 			{"Specifier", "Arity", "Fixity", "Associativity"},
@@ -248,8 +245,7 @@ func TestRowsInBandManyLines(t *testing.T) {
 // table of words whose rules set off groups of single-line rows. Every
 // row is its own, with the cells of the source.
 func TestTableGroups(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "table_groups.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "table_groups.tex")
 	if len(pages) != 1 {
 		t.Fatalf("%d pages, want 1", len(pages))
 	}

@@ -1,13 +1,9 @@
 package layout
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/crossmem/crossmem/internal/pdf"
-	"github.com/crossmem/crossmem/internal/pdf/pdftest"
 )
 
 // Tables of contents made at test time by pdfTeX from testdata/toc.tex:
@@ -17,8 +13,7 @@ import (
 // table of contents, and the body's headings stay sections while the
 // entries repeating them do not.
 func TestTablesOfContents(t *testing.T) {
-	pdfPath := pdftest.PDFTeX(t, filepath.Join("testdata", "toc.tex"))
-	pages := Document(readPages(t, pdfPath), pdf.Structure{})
+	pages := texDocument(t, "toc.tex")
 	// Leaders are compared trimmed: how many dots a line holds is the
 	// leader's fill, not the entry.
 	trimmed := func(f *Float) [][]string {
